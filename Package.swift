@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// pokesearch: search engine for PokeAPI data. Pipeline stages, one target each:
+// Corpus (readers, converter) → Folding (ICU) → Store (SQLite) → Index (trie, n-grams)
+// → Query (parse, match, rank) → Catalog (ingest, loading) → front ends (PokesearchCLI, Server).
+import PackageDescription
+
+let package = Package(
+    name: "pokesearch",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "pokesearch", targets: ["pokesearch"]),
+        .executable(name: "pokesearch-corpus", targets: ["pokesearch-corpus"]),
+        .executable(name: "pokesearch-bench", targets: ["pokesearch-bench"]),
+    ],
+    targets: [
+        // C wrappers. ICU's headers clash with Foundation's bundled ICU, so CICU exposes
+        // no ICU type in its public header and includes ICU only in its .c file.
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+
+        .target(name: "Corpus"),
+        .target(name: "Folding", dependencies: ["CICU"]),
+        .target(name: "Store", dependencies: ["CSQLite", "Corpus", "Folding"]),
+        .target(name: "Index", dependencies: ["Corpus", "Folding"]),
+        .target(name: "Query", dependencies: ["Corpus", "Folding", "Index"]),
+        .target(name: "Catalog", dependencies: ["Corpus", "Folding", "Store", "Index", "Query"]),
+        .target(name: "Server", dependencies: ["Catalog", "Query", "CLinux"]),
+        .target(name: "PokesearchCLI", dependencies: ["Catalog", "Query", "Server"]),
+        .executableTarget(name: "pokesearch", dependencies: ["PokesearchCLI"]),
+        .executableTarget(name: "pokesearch-corpus", dependencies: ["Corpus"]),
+        .executableTarget(name: "pokesearch-bench", dependencies: ["Catalog", "Query", "Index", "Store", "Corpus", "Folding"], path: "Benchmarks/pokesearch-bench"),
+
+        .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

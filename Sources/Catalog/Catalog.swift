@@ -1,0 +1,83 @@
+import Corpus
+import Folding
+import Foundation
+import Index
+import Query
+import Store
+
+public enum CatalogError: Error, CustomStringConvertible {
+    case noBundledCorpus
+    case missingDatabase(String)
+
+    public var description: String {
+        switch self {
+        case .noBundledCorpus:
+            return "cannot find the bundled corpus (corpus/names.tsv); set POKESEARCH_CORPUS to the corpus directory of a pokesearch checkout"
+        case .missingDatabase(let path):
+            return "no database at \(path); create it with `pokesearch ingest`"
+        }
+    }
+}
+
+/// An opened pokesearch database with its search engine: what every front end works on.
+public final class Catalog {
+    public let store: Store
+    public let engine: SearchEngine
+    public var index: IndexSnapshot { engine.index }
+    public let isWritable: Bool
+
+    init(store: Store, engine: SearchEngine, isWritable: Bool) {
+        self.store = store
+        self.engine = engine
+        self.isWritable = isWritable
+    }
+
+    /// Opens the database at `path`. Storage first: with no database yet, ingests the
+    /// bundled corpus (saying so with one line through `notice`) and goes on.
+    public static func open(path: String, notice: (String) -> Void) throws -> Catalog {
+        if !FileManager.default.fileExists(atPath: path) {
+            guard let corpus = Paths.bundledCorpus() else { throw CatalogError.noBundledCorpus }
+            notice("no database at \(path): building it from the bundled corpus (once)")
+            _ = try Ingest.run(tables: try TSV.readCorpus(from: corpus), source: "bundled corpus", databasePath: path)
+        }
+        var writable = true
+        let store: Store
+        if access(path, W_OK) == 0 {
+            store = try Store(path: path)
+        } else {
+            writable = false
+            store = try Store(path: path, readOnly: true)
+        }
+        return Catalog(store: store, engine: SearchEngine(index: try loadIndex(store)), isWritable: writable)
+    }
+
+    /// The persisted index, or one rebuilt from the store when it is missing or from
+    /// another format.
+    public static func loadIndex(_ store: Store) throws -> IndexSnapshot {
+        do {
+            if let snapshot = try store.withIndexSnapshot(format: IndexSnapshot.formatVersion, IndexSnapshot.deserialize),
+               let snapshot {
+                return snapshot
+            }
+            return try buildIndex(store)
+        } catch {
+            throw StoreError.from(error, path: store.path)
+        }
+    }
+
+    /// Builds the index from the database's tables (the server's RELOAD).
+    public static func buildIndex(_ store: Store) throws -> IndexSnapshot {
+        do {
+            let corpus = try Corpus(tables: try store.readCorpusTables())
+            return IndexBuilder.build(IndexInput(entities: try store.readEntities(), names: try store.readFoldedNames(),
+                                                 fields: try store.readFieldTexts(), corpus: corpus))
+        } catch {
+            throw StoreError.from(error, path: store.path)
+        }
+    }
+
+    /// Favourite documents, for `is:fav`.
+    public func favouriteDocs() -> Set<Int> {
+        Set(((try? store.favourites()) ?? []).compactMap { index.doc(kind: $0.kind, slug: $0.slug) })
+    }
+}

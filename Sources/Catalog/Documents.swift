@@ -1,0 +1,111 @@
+import Corpus
+import Dispatch
+import Folding
+import Synchronization
+
+/// The searchable documents made from a corpus: every entity numbered in ranking order,
+/// every name folded, and each document's field text (the words of its types, abilities,
+/// genus, colour, habitat; a move's type and damage class; an item's category) in every
+/// language. The in-memory index and the FTS5 tables are both built from this, so they
+/// always agree.
+public struct Documents: Sendable {
+    public var entities: [Entity]
+    public var names: [FoldedName]
+    public var fields: [(doc: Int, text: String)]
+
+    public init(corpus: Corpus) {
+        // Document order is ranking order: kind, default Pokémon before forms, then id.
+        var entities: [Entity] = []
+        let pokemon = corpus.pokemon.sorted {
+            let a = $0.isDefault && $0.formOf == nil, b = $1.isDefault && $1.formOf == nil
+            return a != b ? a : ($0.id, $0.slug) < ($1.id, $1.slug)
+        }
+        for p in pokemon { entities.append(Entity(doc: entities.count, kind: .pokemon, id: p.id, slug: p.slug)) }
+        for m in corpus.moves.sorted(by: { $0.id < $1.id }) { entities.append(Entity(doc: entities.count, kind: .move, id: m.id, slug: m.slug)) }
+        for a in corpus.abilities.sorted(by: { $0.id < $1.id }) { entities.append(Entity(doc: entities.count, kind: .ability, id: a.id, slug: a.slug)) }
+        for i in corpus.items.sorted(by: { $0.id < $1.id }) { entities.append(Entity(doc: entities.count, kind: .item, id: i.id, slug: i.slug)) }
+        for t in corpus.types.sorted(by: { $0.id < $1.id }) { entities.append(Entity(doc: entities.count, kind: .type, id: t.id, slug: t.slug)) }
+        self.entities = entities
+
+        var docOf: [String: Int] = [:]
+        for e in entities { docOf["\(e.kind.rawValue):\(e.id):\(e.slug)"] = e.doc }
+        let entityNames = corpus.names.compactMap { name -> (Int, Name)? in
+            guard let doc = docOf["\(name.kind):\(name.id):\(name.slug)"] else { return nil }
+            return (doc, name)
+        }
+        names = Self.fold(entityNames)
+
+        // Field words: the names (in every language) and slugs of what describes a document.
+        var vocabularyNames: [String: [String]] = [:]   // "kind:slug" → raw names
+        for name in corpus.names { vocabularyNames["\(name.kind):\(name.slug)", default: []].append(name.text) }
+        var foldCache: [String: String] = [:]
+        func folded(_ text: String) -> String {
+            if let cached = foldCache[text] { return cached }
+            let value = Folding.fold(text)
+            foldCache[text] = value
+            return value
+        }
+        func words(_ kind: String, _ slug: String?) -> [String] {
+            guard let slug, !slug.isEmpty else { return [] }
+            return [folded(slug)] + (vocabularyNames["\(kind):\(slug)"] ?? []).map(folded)
+        }
+        let pokemonBySlug = Dictionary(corpus.pokemon.map { ($0.slug, $0) }, uniquingKeysWith: { a, _ in a })
+        let speciesByID = Dictionary(corpus.species.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let movesBySlug = Dictionary(corpus.moves.map { ($0.slug, $0) }, uniquingKeysWith: { a, _ in a })
+        let itemsBySlug = Dictionary(corpus.items.map { ($0.slug, $0) }, uniquingKeysWith: { a, _ in a })
+        var fields: [(doc: Int, text: String)] = []
+        for e in entities {
+            var parts: [String] = []
+            switch e.kind {
+            case .pokemon:
+                guard let p = pokemonBySlug[e.slug] else { break }
+                for type in p.types { parts += words("type", type) }
+                for ability in p.abilities + [p.hiddenAbility].compactMap({ $0 }) { parts += words("ability", ability) }
+                if let species = speciesByID[p.speciesID] {
+                    parts += (vocabularyNames["genus:\(species.slug)"] ?? []).map(folded)
+                    parts += words("color", species.color)
+                    parts += words("habitat", species.habitat)
+                }
+            case .move:
+                guard let m = movesBySlug[e.slug] else { break }
+                parts += words("type", m.type) + words("damage-class", m.damageClass)
+            case .item:
+                guard let i = itemsBySlug[e.slug] else { break }
+                parts += words("item-category", i.category)
+            case .ability, .type:
+                break
+            }
+            var seen = Set<Substring>()
+            let unique = parts.flatMap { Folding.words($0) }.filter { seen.insert($0).inserted }
+            if !unique.isEmpty { fields.append((e.doc, unique.joined(separator: " "))) }
+        }
+        self.fields = fields
+    }
+
+    /// Folds names on every core: ICU folding and transliteration dominate ingest time.
+    static func fold(_ names: [(Int, Name)]) -> [FoldedName] {
+        let chunks = max(1, min(16, names.count / 2000))
+        let results = Mutex<[[FoldedName]]>(Array(repeating: [], count: chunks))
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let range = (names.count * chunk / chunks)..<(names.count * (chunk + 1) / chunks)
+            let folded = names[range].map { doc, name in FoldedName(doc: doc, language: name.language, raw: name.text) }
+            results.withLock { $0[chunk] = folded }
+        }
+        return results.withLock { $0.flatMap { $0 } }
+    }
+
+    /// The texts FTS5 indexes for names: each folded name, compact form and transliteration.
+    public var fullTextNames: [(doc: Int, text: String)] {
+        var rows: [(doc: Int, text: String)] = []
+        for name in names {
+            rows.append((name.doc, name.folded))
+            if name.compact != name.folded { rows.append((name.doc, name.compact)) }
+            if let translit = name.translit, translit != name.folded {
+                rows.append((name.doc, translit))
+                let compact = Folding.compact(translit)
+                if compact != translit { rows.append((name.doc, compact)) }
+            }
+        }
+        return rows
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+extension Corpus {
+    /// Reads the typed corpus from its tables, checking every field it needs.
+    public init(tables: CorpusTables) throws {
+        var reader = TableReader()
+        pokemon = try reader.rows(tables, "pokemon") { r in
+            Pokemon(id: try r.int("id"), slug: try r.text("slug"), speciesID: try r.int("species"),
+                    formOf: try r.optionalInt("form_of"), isDefault: try r.bool("is_default"), form: try r.string("form"),
+                    isMega: try r.bool("is_mega"), isBattleOnly: try r.bool("is_battle_only"),
+                    height: try r.int("height"), weight: try r.int("weight"), types: try r.list("types"),
+                    abilities: try r.list("abilities"), hiddenAbility: try r.optional("hidden_ability"),
+                    stats: Stats(hp: try r.int("hp"), attack: try r.int("attack"), defense: try r.int("defense"),
+                                 specialAttack: try r.int("special_attack"), specialDefense: try r.int("special_defense"),
+                                 speed: try r.int("speed")))
+        }
+        species = try reader.rows(tables, "species") { r in
+            Species(id: try r.int("id"), slug: try r.text("slug"), generation: try r.int("generation"),
+                    evolvesFrom: try r.optional("evolves_from"), evolutionChain: try r.int("evolution_chain"),
+                    color: try r.optional("color"), habitat: try r.optional("habitat"), shape: try r.optional("shape"),
+                    isBaby: try r.bool("is_baby"), isLegendary: try r.bool("is_legendary"), isMythical: try r.bool("is_mythical"),
+                    captureRate: try r.optionalInt("capture_rate"), genderRate: try r.optionalInt("gender_rate"))
+        }
+        evolutions = try reader.rows(tables, "evolutions") { r in
+            let conditions = try r.string("conditions").split(separator: ";").map { pair -> (key: String, value: String) in
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            }
+            return Evolution(species: try r.text("species"), trigger: try r.string("trigger"), conditions: conditions,
+                             isDefault: try r.bool("is_default"))
+        }
+        moves = try reader.rows(tables, "moves") { r in
+            Move(id: try r.int("id"), slug: try r.text("slug"), generation: try r.int("generation"), type: try r.string("type"),
+                 damageClass: try r.string("damage_class"), power: try r.optionalInt("power"),
+                 accuracy: try r.optionalInt("accuracy"), pp: try r.optionalInt("pp"), priority: try r.optionalInt("priority") ?? 0)
+        }
+        items = try reader.rows(tables, "items") { r in
+            Item(id: try r.int("id"), slug: try r.text("slug"), category: try r.string("category"), pocket: try r.string("pocket"),
+                 cost: try r.optionalInt("cost"), flingPower: try r.optionalInt("fling_power"))
+        }
+        abilities = try reader.rows(tables, "abilities") { r in
+            Ability(id: try r.int("id"), slug: try r.text("slug"), generation: try r.int("generation"),
+                    isMainSeries: try r.bool("is_main_series"))
+        }
+        types = try reader.rows(tables, "types") { r in
+            PokemonType(id: try r.int("id"), slug: try r.text("slug"), generation: try r.int("generation"),
+                        damageClass: try r.optional("damage_class"))
+        }
+        var efficacy: [String: [String: Int]] = [:]
+        _ = try reader.rows(tables, "type_efficacy") { r in
+            efficacy[try r.text("attacking"), default: [:]][try r.text("defending")] = try r.int("factor")
+        }
+        typeEfficacy = efficacy
+        var vocabulary: [String: [Int: String]] = [:]
+        _ = try reader.rows(tables, "vocab") { r in
+            vocabulary[try r.text("group"), default: [:]][try r.int("id")] = try r.text("slug")
+        }
+        self.vocabulary = vocabulary
+        names = try reader.rows(tables, "names") { r in
+            let language = try r.text("lang")
+            guard Language.index(of: language) != nil else { throw r.error("unknown language '\(language)'") }
+            return Name(kind: try r.text("kind"), id: try r.int("id"), slug: try r.text("slug"), language: language, text: try r.text("name"))
+        }
+    }
+
+    /// Reads the bundled corpus directory (`corpus/`).
+    public init(directory: URL) throws {
+        try self.init(tables: try TSV.readCorpus(from: directory))
+    }
+}
+
+/// Typed access to one TSV row with errors that name the file, line and column.
+private struct TableReader {
+    struct Row {
+        let file: String
+        let line: Int
+        let columns: [String: Int]
+        let fields: [String]
+
+        func error(_ message: String) -> CorpusError { .format(file: file, line: line, message: message) }
+        func string(_ column: String) throws -> String {
+            guard let index = columns[column] else { throw CorpusError.format(file: file, line: 1, message: "missing column '\(column)'") }
+            return fields[index]
+        }
+        func text(_ column: String) throws -> String {
+            let value = try string(column)
+            if value.isEmpty { throw error("empty '\(column)'") }
+            return value
+        }
+        func optional(_ column: String) throws -> String? {
+            let value = try string(column)
+            return value.isEmpty ? nil : value
+        }
+        func int(_ column: String) throws -> Int {
+            let value = try string(column)
+            guard let number = Int(value) else { throw error("'\(column)' is not a whole number: '\(value)'") }
+            return number
+        }
+        func optionalInt(_ column: String) throws -> Int? {
+            let value = try string(column)
+            if value.isEmpty { return nil }
+            guard let number = Int(value) else { throw error("'\(column)' is not a whole number: '\(value)'") }
+            return number
+        }
+        func bool(_ column: String) throws -> Bool {
+            switch try string(column) {
+            case "1": return true
+            case "0", "": return false
+            case let other: throw error("'\(column)' is not 0 or 1: '\(other)'")
+            }
+        }
+        func list(_ column: String) throws -> [String] {
+            try string(column).split(separator: ",").map(String.init)
+        }
+    }
+
+    mutating func rows<T>(_ tables: CorpusTables, _ stem: String, _ make: (Row) throws -> T) throws -> [T] {
+        let table = try tables.table(stem)
+        var columns: [String: Int] = [:]
+        for (index, name) in table.columns.enumerated() { columns[name] = index }
+        var result: [T] = []
+        result.reserveCapacity(table.rows.count)
+        for (offset, fields) in table.rows.enumerated() {
+            result.append(try make(Row(file: "\(stem).tsv", line: offset + 2, columns: columns, fields: fields)))
+        }
+        return result
+    }
+}

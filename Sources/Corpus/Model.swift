@@ -1,0 +1,158 @@
+/// The kinds of entity pokesearch finds, in the order mixed results rank them.
+public enum Kind: String, CaseIterable, Sendable, Codable, Comparable {
+    case pokemon, move, ability, item, type
+
+    public var rank: Int { Self.allCases.firstIndex(of: self)! }
+    public static func < (a: Kind, b: Kind) -> Bool { a.rank < b.rank }
+}
+
+/// The languages PokeAPI carries names in, in a fixed order (their index is stored).
+public enum Language {
+    public static let codes = ["en", "fr", "de", "es", "it", "ja", "ja-hrkt", "ja-roma", "ko", "zh-hans", "zh-hant",
+                               "cs", "pt-br", "es-419"]
+    public static func index(of code: String) -> Int? { codes.firstIndex(of: code.lowercased()) }
+}
+
+public struct Stats: Sendable, Equatable, Codable {
+    public var hp, attack, defense, specialAttack, specialDefense, speed: Int
+    public var total: Int { hp + attack + defense + specialAttack + specialDefense + speed }
+    public static let names = ["hp", "attack", "defense", "special-attack", "special-defense", "speed"]
+    public var values: [Int] { [hp, attack, defense, specialAttack, specialDefense, speed] }
+}
+
+public struct Pokemon: Sendable, Equatable {
+    /// PokeAPI's pokemon id; for a cosmetic form (no pokemon row of its own), its pokemon-form id.
+    public var id: Int
+    public var slug: String
+    public var speciesID: Int
+    /// For a cosmetic form: the pokemon id it is a form of.
+    public var formOf: Int?
+    public var isDefault: Bool
+    public var form: String
+    public var isMega: Bool
+    public var isBattleOnly: Bool
+    /// Decimetres and hectograms, as PokeAPI gives them.
+    public var height: Int
+    public var weight: Int
+    public var types: [String]
+    public var abilities: [String]
+    public var hiddenAbility: String?
+    public var stats: Stats
+}
+
+public struct Species: Sendable, Equatable {
+    public var id: Int
+    public var slug: String
+    public var generation: Int
+    public var evolvesFrom: String?
+    public var evolutionChain: Int
+    public var color: String?
+    public var habitat: String?
+    public var shape: String?
+    public var isBaby, isLegendary, isMythical: Bool
+    public var captureRate: Int?
+    public var genderRate: Int?
+}
+
+public struct Evolution: Sendable, Equatable {
+    public var species: String
+    public var trigger: String
+    /// Condition name → value ("min_level" → "16", "item" → "thunder-stone").
+    public var conditions: [(key: String, value: String)]
+    public var isDefault: Bool
+
+    public static func == (a: Evolution, b: Evolution) -> Bool {
+        a.species == b.species && a.trigger == b.trigger && a.isDefault == b.isDefault
+            && a.conditions.map(\.key) == b.conditions.map(\.key) && a.conditions.map(\.value) == b.conditions.map(\.value)
+    }
+}
+
+public struct Move: Sendable, Equatable {
+    public var id: Int
+    public var slug: String
+    public var generation: Int
+    public var type: String
+    public var damageClass: String
+    public var power, accuracy, pp: Int?
+    public var priority: Int
+}
+
+public struct Item: Sendable, Equatable {
+    public var id: Int
+    public var slug: String
+    public var category: String
+    public var pocket: String
+    public var cost: Int?
+    public var flingPower: Int?
+}
+
+public struct Ability: Sendable, Equatable {
+    public var id: Int
+    public var slug: String
+    public var generation: Int
+    public var isMainSeries: Bool
+}
+
+public struct PokemonType: Sendable, Equatable {
+    public var id: Int
+    public var slug: String
+    public var generation: Int
+    public var damageClass: String?
+}
+
+/// One name of one thing in one language. `kind` is an entity kind or a vocabulary
+/// (`genus`, `color`, `habitat`, `item-category`, `damage-class`, `generation`, …).
+public struct Name: Sendable, Equatable {
+    public var kind: String
+    /// The id of the thing named within its kind (a pokemon-form id for cosmetic forms).
+    public var id: Int
+    public var slug: String
+    public var language: String
+    public var text: String
+}
+
+/// The whole bundled (or converted, or synced) data set, typed.
+public struct Corpus: Sendable {
+    public var pokemon: [Pokemon]
+    public var species: [Species]
+    public var evolutions: [Evolution]
+    public var moves: [Move]
+    public var items: [Item]
+    public var abilities: [Ability]
+    public var types: [PokemonType]
+    /// Attacking type → defending type → damage factor in percent (0, 50, 100, 200).
+    public var typeEfficacy: [String: [String: Int]]
+    /// Vocabulary group → id → slug (colours, habitats, generations, …).
+    public var vocabulary: [String: [Int: String]]
+    public var names: [Name]
+
+    public init(pokemon: [Pokemon], species: [Species], evolutions: [Evolution], moves: [Move], items: [Item],
+                abilities: [Ability], types: [PokemonType], typeEfficacy: [String: [String: Int]],
+                vocabulary: [String: [Int: String]], names: [Name]) {
+        self.pokemon = pokemon
+        self.species = species
+        self.evolutions = evolutions
+        self.moves = moves
+        self.items = items
+        self.abilities = abilities
+        self.types = types
+        self.typeEfficacy = typeEfficacy
+        self.vocabulary = vocabulary
+        self.names = names
+    }
+}
+
+/// One searchable thing and its document number (its position in ranking order:
+/// kind, default Pokémon forms first, then id).
+public struct Entity: Sendable, Equatable {
+    public var doc: Int
+    public var kind: Kind
+    public var id: Int
+    public var slug: String
+    public init(doc: Int, kind: Kind, id: Int, slug: String) {
+        self.doc = doc
+        self.kind = kind
+        self.id = id
+        self.slug = slug
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// One table of the bundled corpus: a header and rows of text fields, as stored in a
+/// `corpus/*.tsv` file. Empty text means "no value".
+public struct Table: Sendable, Equatable {
+    public var columns: [String]
+    public var rows: [[String]]
+
+    public init(columns: [String], rows: [[String]] = []) {
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// The position of a column; a missing column is a format error in the input.
+    public func index(of column: String, in file: String) throws -> Int {
+        guard let index = columns.firstIndex(of: column) else {
+            throw CorpusError.format(file: file, line: 1, message: "missing column '\(column)'")
+        }
+        return index
+    }
+}
+
+/// The whole corpus as tables, keyed by file stem (`pokemon`, `names`, …): what the
+/// converter writes and what the corpus reader reads back.
+public struct CorpusTables: Sendable, Equatable {
+    public var tables: [String: Table]
+
+    public init(tables: [String: Table] = [:]) { self.tables = tables }
+
+    /// The file stems of a complete corpus, in the order they are written.
+    public static let fileStems = [
+        "pokemon", "species", "evolutions", "moves", "items", "abilities", "types",
+        "type_efficacy", "vocab", "names",
+    ]
+
+    public func table(_ stem: String) throws -> Table {
+        guard let table = tables[stem] else { throw CorpusError.missingFile("\(stem).tsv") }
+        return table
+    }
+}
+
+public enum CorpusError: Error, CustomStringConvertible, Equatable {
+    case missingFile(String)
+    case unreadable(path: String, reason: String)
+    case format(file: String, line: Int, message: String)
+    case notFound(String)
+
+    public var description: String {
+        switch self {
+        case .missingFile(let name): return "corpus file \(name) is missing"
+        case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
+        case .format(let file, let line, let message): return "\(file):\(line): \(message)"
+        case .notFound(let what): return what
+        }
+    }
+}
+
+/// Reads and writes the corpus's TSV files: UTF-8, LF line ends, one header line, fields
+/// separated by TAB, no quoting (the converter never writes a TAB or newline in a field).
+public enum TSV {
+    public static func encode(_ table: Table) -> String {
+        var text = table.columns.joined(separator: "\t") + "\n"
+        for row in table.rows { text += row.joined(separator: "\t") + "\n" }
+        return text
+    }
+
+    public static func decode(_ text: String, file: String) throws -> Table {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        guard let header = lines.first else { throw CorpusError.format(file: file, line: 1, message: "empty file") }
+        let columns = header.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        var rows: [[String]] = []
+        rows.reserveCapacity(lines.count)
+        for (offset, line) in lines.dropFirst().enumerated() {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == columns.count else {
+                throw CorpusError.format(file: file, line: offset + 2,
+                                         message: "expected \(columns.count) fields, found \(fields.count)")
+            }
+            rows.append(fields)
+        }
+        return Table(columns: columns, rows: rows)
+    }
+
+    /// Reads every corpus table from a directory such as `corpus/`.
+    public static func readCorpus(from directory: URL) throws -> CorpusTables {
+        var tables: [String: Table] = [:]
+        for stem in CorpusTables.fileStems {
+            let url = directory.appendingPathComponent("\(stem).tsv")
+            guard FileManager.default.fileExists(atPath: url.path) else { throw CorpusError.missingFile(url.path) }
+            let text: String
+            do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+                throw CorpusError.unreadable(path: url.path, reason: "not UTF-8 text or not readable")
+            }
+            tables[stem] = try decode(text, file: "\(stem).tsv")
+        }
+        return CorpusTables(tables: tables)
+    }
+
+    /// Writes every table into `directory`, byte-for-byte deterministic.
+    public static func writeCorpus(_ corpus: CorpusTables, to directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for stem in CorpusTables.fileStems {
+            let table = try corpus.table(stem)
+            try Data(encode(table).utf8).write(to: directory.appendingPathComponent("\(stem).tsv"), options: .atomic)
+        }
+    }
+}

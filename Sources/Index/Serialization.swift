@@ -1,0 +1,133 @@
+/// The persisted form of an index snapshot: a magic, the format version, then every array
+/// as a count and its raw little-endian bytes. Loading copies bytes into arrays, which is
+/// what lets a one-shot CLI answer without rebuilding the index.
+extension IndexSnapshot {
+    static let magic: UInt32 = 0x5053_4B58 // "PSKX"
+
+    public func serialized() -> [UInt8] {
+        var w = BinaryWriter()
+        w.scalar(Self.magic)
+        w.scalar(UInt32(Self.formatVersion))
+        w.scalar(UInt64(docCount))
+        w.array(docKind); w.array(docID); w.array(docFlags); w.pool(slugs)
+        w.array(nameStart); w.array(nameLanguage); w.pool(nameTexts)
+        w.array(docTypes); w.array(abilityStart); w.array(abilityRefs); w.array(docColor); w.array(docHabitat)
+        w.scalar(UInt64(numbers.count))
+        for column in numbers { w.array(column) }
+        w.strings(typeSlugs); w.strings(colorSlugs); w.strings(habitatSlugs)
+        let abilities = abilitySlugByID.sorted { $0.key < $1.key }
+        w.array(abilities.map(\.key)); w.strings(abilities.map(\.value))
+        w.pool(keys); w.array(postingStart); w.array(postings)
+        w.array(nodeChildStart); w.array(nodeLabel); w.array(nodeKeyLow); w.array(nodeKeyHigh)
+        w.array(gramCodes); w.array(gramStart); w.array(gramKeys); w.array(nameKeys)
+        w.scalar(buildMilliseconds.bitPattern)
+        return w.bytes
+    }
+
+    /// Reads a snapshot written by `serialized()`; nil if the bytes are not one (wrong
+    /// magic or version, truncated, inconsistent), so the caller rebuilds instead.
+    public static func deserialize(_ buffer: UnsafeRawBufferPointer) -> IndexSnapshot? {
+        var r = BinaryReader(buffer: buffer)
+        guard r.scalar(UInt32.self) == magic, r.scalar(UInt32.self) == UInt32(formatVersion),
+              let docCount = r.scalar(UInt64.self).map(Int.init) else { return nil }
+        guard let docKind: [UInt8] = r.array(), let docID: [Int32] = r.array(), let docFlags: [UInt8] = r.array(),
+              let slugs = r.pool(), let nameStart: [UInt32] = r.array(), let nameLanguage: [UInt8] = r.array(),
+              let nameTexts = r.pool(), let docTypes: [UInt8] = r.array(), let abilityStart: [UInt32] = r.array(),
+              let abilityRefs: [UInt16] = r.array(), let docColor: [UInt8] = r.array(), let docHabitat: [UInt8] = r.array(),
+              let columnCount = r.scalar(UInt64.self), columnCount == UInt64(NumericColumn.allCases.count)
+        else { return nil }
+        var numbers: [[Int32]] = []
+        for _ in 0..<columnCount {
+            guard let column: [Int32] = r.array(), column.count == docCount else { return nil }
+            numbers.append(column)
+        }
+        guard let typeSlugs = r.strings(), let colorSlugs = r.strings(), let habitatSlugs = r.strings(),
+              let abilityIDs: [Int32] = r.array(), let abilitySlugs = r.strings(), abilityIDs.count == abilitySlugs.count,
+              let keys = r.pool(), let postingStart: [UInt32] = r.array(), let postings: [UInt32] = r.array(),
+              let nodeChildStart: [UInt32] = r.array(), let nodeLabel: [UInt8] = r.array(),
+              let nodeKeyLow: [UInt32] = r.array(), let nodeKeyHigh: [UInt32] = r.array(),
+              let gramCodes: [UInt64] = r.array(), let gramStart: [UInt32] = r.array(), let gramKeys: [UInt32] = r.array(),
+              let nameKeys: [UInt32] = r.array(), let buildBits = r.scalar(UInt64.self), r.isAtEnd
+        else { return nil }
+        // Cheap structural checks: every offset array must fit what it indexes.
+        guard docKind.count == docCount, docID.count == docCount, docFlags.count == docCount, slugs.count == docCount,
+              nameStart.count == docCount + 1, nameStart.last.map(Int.init) == nameLanguage.count,
+              nameTexts.count == nameLanguage.count, docTypes.count == docCount * 2,
+              abilityStart.count == docCount + 1, abilityStart.last.map(Int.init) == abilityRefs.count,
+              postingStart.count == keys.count + 1, postingStart.last.map(Int.init) == postings.count,
+              nodeChildStart.count == nodeLabel.count + 1, nodeKeyLow.count == nodeLabel.count,
+              nodeKeyHigh.count == nodeLabel.count, gramStart.count == gramCodes.count + 1,
+              gramStart.last.map(Int.init) == gramKeys.count
+        else { return nil }
+        return IndexSnapshot(
+            docCount: docCount, docKind: docKind, docID: docID, docFlags: docFlags, slugs: slugs, nameStart: nameStart,
+            nameLanguage: nameLanguage, nameTexts: nameTexts, docTypes: docTypes, abilityStart: abilityStart,
+            abilityRefs: abilityRefs, docColor: docColor, docHabitat: docHabitat, numbers: numbers, typeSlugs: typeSlugs,
+            colorSlugs: colorSlugs, habitatSlugs: habitatSlugs,
+            abilitySlugByID: Dictionary(uniqueKeysWithValues: zip(abilityIDs, abilitySlugs)),
+            keys: keys, postingStart: postingStart, postings: postings, nodeChildStart: nodeChildStart,
+            nodeLabel: nodeLabel, nodeKeyLow: nodeKeyLow, nodeKeyHigh: nodeKeyHigh, gramCodes: gramCodes,
+            gramStart: gramStart, gramKeys: gramKeys, nameKeys: nameKeys,
+            buildMilliseconds: Double(bitPattern: buildBits))
+    }
+}
+
+struct BinaryWriter {
+    var bytes: [UInt8] = []
+
+    mutating func scalar<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func array<T: FixedWidthInteger>(_ values: [T]) {
+        scalar(UInt64(values.count))
+        values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func pool(_ pool: StringPool) {
+        array(pool.bytes)
+        array(pool.offsets)
+    }
+
+    mutating func strings(_ strings: [String]) { pool(StringPool(strings)) }
+}
+
+struct BinaryReader {
+    let buffer: UnsafeRawBufferPointer
+    var offset = 0
+
+    var isAtEnd: Bool { offset == buffer.count }
+
+    mutating func scalar<T: FixedWidthInteger>(_: T.Type) -> T? {
+        guard offset + MemoryLayout<T>.size <= buffer.count else { return nil }
+        let value = buffer.loadUnaligned(fromByteOffset: offset, as: T.self)
+        offset += MemoryLayout<T>.size
+        return T(littleEndian: value)
+    }
+
+    mutating func array<T: FixedWidthInteger>() -> [T]? {
+        guard let count = scalar(UInt64.self), count <= UInt64(buffer.count) else { return nil }
+        let size = Int(count) * MemoryLayout<T>.stride
+        guard offset + size <= buffer.count else { return nil }
+        let start = offset
+        offset += size
+        return [T](unsafeUninitializedCapacity: Int(count)) { destination, initialized in
+            if size > 0 {
+                UnsafeMutableRawBufferPointer(destination).copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[start..<(start + size)]))
+            }
+            initialized = Int(count)
+        }
+    }
+
+    mutating func pool() -> StringPool? {
+        guard let bytes: [UInt8] = array(), let offsets: [UInt32] = array(), let first = offsets.first, first == 0,
+              let last = offsets.last, Int(last) == bytes.count, zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 })
+        else { return nil }
+        return StringPool(bytes: bytes, offsets: offsets)
+    }
+
+    mutating func strings() -> [String]? {
+        guard let pool = pool() else { return nil }
+        return (0..<pool.count).map { pool.string($0) }
+    }
+}

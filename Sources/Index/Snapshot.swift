@@ -1,0 +1,249 @@
+import Corpus
+import Glibc
+
+/// How a key stands in one of a document's texts.
+public enum KeyRole: UInt32, Sendable {
+    /// The whole folded name ("mr mime", "pikachu").
+    case whole = 0
+    /// The whole name without spaces ("mrmime"), when it differs from `whole`.
+    case compact = 1
+    /// The first word of a name of several words ("mr").
+    case firstWord = 2
+    /// A later word of a name ("mime").
+    case laterWord = 3
+    /// A word of a field: type, ability, genus, colour, habitat; move type and damage
+    /// class; item category.
+    case field = 4
+}
+
+/// One occurrence of a key in a document, packed in 32 bits:
+/// doc (24 bits) | language (4) | role (3) | transliterated (1).
+public struct Posting: Sendable, Hashable {
+    public let raw: UInt32
+    public static let noLanguage: UInt32 = 15
+
+    public init(doc: Int, language: UInt32, role: KeyRole, transliterated: Bool) {
+        raw = UInt32(doc) << 8 | (language & 15) << 4 | role.rawValue << 1 | (transliterated ? 1 : 0)
+    }
+    public init(raw: UInt32) { self.raw = raw }
+
+    @inline(__always) public var doc: Int { Int(raw >> 8) }
+    @inline(__always) public var language: UInt32 { (raw >> 4) & 15 }
+    @inline(__always) public var role: KeyRole { KeyRole(rawValue: (raw >> 1) & 7)! }
+    @inline(__always) public var roleBits: UInt32 { (raw >> 1) & 7 }
+    @inline(__always) public var isTransliterated: Bool { raw & 1 != 0 }
+}
+
+/// Per-document flags.
+public struct DocFlags: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let isDefault = DocFlags(rawValue: 1)
+    public static let legendary = DocFlags(rawValue: 2)
+    public static let mythical = DocFlags(rawValue: 4)
+    public static let baby = DocFlags(rawValue: 8)
+    public static let mega = DocFlags(rawValue: 16)
+    public static let cosmeticForm = DocFlags(rawValue: 32)
+}
+
+/// Numeric columns that filters and sorting read, one value per document
+/// (`NumericColumn.missing` where a kind has no such number).
+public enum NumericColumn: Int, CaseIterable, Sendable, Equatable {
+    case hp, attack, defense, specialAttack, specialDefense, speed, total, height, weight
+    case power, accuracy, pp, cost, generation, speciesID
+    public static let missing = Int32.min
+}
+
+/// The immutable in-memory index: every array is flat and fixed-width so that it builds
+/// quickly, serialises by copying bytes, and is shared by any number of threads.
+///
+/// Keys (folded names, their words, compact forms, transliterations and field words) are
+/// kept sorted byte-wise; a prefix is a contiguous key range. A byte trie over the same
+/// keys (children contiguous, each node knowing its key range) serves typo search, and
+/// trigram postings over whole names serve substrings and wildcards.
+public final class IndexSnapshot: Sendable {
+    public static let formatVersion = 1
+
+    // Documents
+    public let docCount: Int
+    public let docKind: [UInt8]
+    public let docID: [Int32]
+    public let docFlags: [UInt8]
+    public let slugs: StringPool
+    /// Display names: doc → entries [nameStart[doc], nameStart[doc+1]) of (language, text).
+    public let nameStart: [UInt32]
+    public let nameLanguage: [UInt8]
+    public let nameTexts: StringPool
+    /// Types (indexes into `typeSlugs`, 255 = none), abilities (ability id | 0x8000 if hidden).
+    public let docTypes: [UInt8]          // 2 per doc
+    public let abilityStart: [UInt32]
+    public let abilityRefs: [UInt16]
+    public let docColor: [UInt8]
+    public let docHabitat: [UInt8]
+    public let numbers: [[Int32]]         // by NumericColumn
+    public let typeSlugs: [String]
+    public let colorSlugs: [String]
+    public let habitatSlugs: [String]
+    public let abilitySlugByID: [Int32: String]
+
+    // Keys and postings
+    public let keys: StringPool
+    public let postingStart: [UInt32]
+    public let postings: [UInt32]
+
+    // Trie over keys
+    public let nodeChildStart: [UInt32]
+    public let nodeLabel: [UInt8]
+    public let nodeKeyLow: [UInt32]
+    public let nodeKeyHigh: [UInt32]
+
+    // Trigrams over name keys (whole and compact): gram code → keys containing it.
+    public let gramCodes: [UInt64]
+    public let gramStart: [UInt32]
+    public let gramKeys: [UInt32]
+    /// Keys that are names or words of names (not field words): what wildcards match.
+    public let nameKeys: [UInt32]
+
+    public let buildMilliseconds: Double
+
+    init(docCount: Int, docKind: [UInt8], docID: [Int32], docFlags: [UInt8], slugs: StringPool,
+         nameStart: [UInt32], nameLanguage: [UInt8], nameTexts: StringPool, docTypes: [UInt8],
+         abilityStart: [UInt32], abilityRefs: [UInt16], docColor: [UInt8], docHabitat: [UInt8], numbers: [[Int32]],
+         typeSlugs: [String], colorSlugs: [String], habitatSlugs: [String], abilitySlugByID: [Int32: String],
+         keys: StringPool, postingStart: [UInt32], postings: [UInt32],
+         nodeChildStart: [UInt32], nodeLabel: [UInt8], nodeKeyLow: [UInt32], nodeKeyHigh: [UInt32],
+         gramCodes: [UInt64], gramStart: [UInt32], gramKeys: [UInt32], nameKeys: [UInt32], buildMilliseconds: Double) {
+        self.docCount = docCount
+        self.docKind = docKind
+        self.docID = docID
+        self.docFlags = docFlags
+        self.slugs = slugs
+        self.nameStart = nameStart
+        self.nameLanguage = nameLanguage
+        self.nameTexts = nameTexts
+        self.docTypes = docTypes
+        self.abilityStart = abilityStart
+        self.abilityRefs = abilityRefs
+        self.docColor = docColor
+        self.docHabitat = docHabitat
+        self.numbers = numbers
+        self.typeSlugs = typeSlugs
+        self.colorSlugs = colorSlugs
+        self.habitatSlugs = habitatSlugs
+        self.abilitySlugByID = abilitySlugByID
+        self.keys = keys
+        self.postingStart = postingStart
+        self.postings = postings
+        self.nodeChildStart = nodeChildStart
+        self.nodeLabel = nodeLabel
+        self.nodeKeyLow = nodeKeyLow
+        self.nodeKeyHigh = nodeKeyHigh
+        self.gramCodes = gramCodes
+        self.gramStart = gramStart
+        self.gramKeys = gramKeys
+        self.nameKeys = nameKeys
+        self.buildMilliseconds = buildMilliseconds
+    }
+
+    // MARK: Document accessors
+
+    public func kind(_ doc: Int) -> Kind { Kind.allCases[Int(docKind[doc])] }
+    public func id(_ doc: Int) -> Int { Int(docID[doc]) }
+    public func slug(_ doc: Int) -> String { slugs.string(doc) }
+    public func flags(_ doc: Int) -> DocFlags { DocFlags(rawValue: docFlags[doc]) }
+
+    /// The name in `language` (a Language index), else English, else the slug.
+    public func displayName(_ doc: Int, language: Int) -> String {
+        var english: Int?
+        for entry in Int(nameStart[doc])..<Int(nameStart[doc + 1]) {
+            if Int(nameLanguage[entry]) == language { return nameTexts.string(entry) }
+            if Int(nameLanguage[entry]) == 0 { english = entry }
+        }
+        return english.map { nameTexts.string($0) } ?? slug(doc)
+    }
+
+    /// All names of a document as (language code, text).
+    public func names(_ doc: Int) -> [(language: String, text: String)] {
+        (Int(nameStart[doc])..<Int(nameStart[doc + 1])).map { (Language.codes[Int(nameLanguage[$0])], nameTexts.string($0)) }
+    }
+
+    public func types(_ doc: Int) -> [String] {
+        [docTypes[doc * 2], docTypes[doc * 2 + 1]].filter { $0 != 255 }.map { typeSlugs[Int($0)] }
+    }
+
+    public func number(_ column: NumericColumn, _ doc: Int) -> Int32 { numbers[column.rawValue][doc] }
+
+    public func abilities(_ doc: Int) -> [(slug: String, hidden: Bool)] {
+        (Int(abilityStart[doc])..<Int(abilityStart[doc + 1])).map { entry in
+            let ref = abilityRefs[entry]
+            return (abilitySlugByID[Int32(ref & 0x7FFF)] ?? "", ref & 0x8000 != 0)
+        }
+    }
+
+    public func color(_ doc: Int) -> String? { docColor[doc] == 255 ? nil : colorSlugs[Int(docColor[doc])] }
+    public func habitat(_ doc: Int) -> String? { docHabitat[doc] == 255 ? nil : habitatSlugs[Int(docHabitat[doc])] }
+
+    /// Documents with a given id in any kind, in document order.
+    public func docs(withID id: Int) -> [Int] {
+        (0..<docCount).filter { Int(docID[$0]) == id }
+    }
+
+    /// The document of a kind and slug.
+    public func doc(kind: Kind, slug: String) -> Int? {
+        let kindRaw = UInt8(kind.rank)
+        return (0..<docCount).first { docKind[$0] == kindRaw && slugs.equals($0, slug) }
+    }
+
+    /// Approximate bytes held by the index arrays.
+    public var byteSize: Int {
+        var total = docKind.count + docID.count * 4 + docFlags.count + slugs.byteSize + nameStart.count * 4
+        total += nameLanguage.count + nameTexts.byteSize + docTypes.count + abilityStart.count * 4 + abilityRefs.count * 2
+        total += docColor.count + docHabitat.count + numbers.reduce(0) { $0 + $1.count * 4 }
+        total += keys.byteSize + postingStart.count * 4 + postings.count * 4
+        total += nodeChildStart.count * 4 + nodeLabel.count + nodeKeyLow.count * 4 + nodeKeyHigh.count * 4
+        total += gramCodes.count * 8 + gramStart.count * 4 + gramKeys.count * 4 + nameKeys.count * 4
+        return total
+    }
+}
+
+/// Many strings in one byte buffer: string i is bytes[offsets[i]..<offsets[i+1]].
+public struct StringPool: Sendable {
+    public let bytes: [UInt8]
+    public let offsets: [UInt32]
+
+    public init(bytes: [UInt8], offsets: [UInt32]) {
+        self.bytes = bytes
+        self.offsets = offsets
+    }
+
+    public init(_ strings: [String]) {
+        var bytes: [UInt8] = []
+        var offsets: [UInt32] = [0]
+        offsets.reserveCapacity(strings.count + 1)
+        for s in strings {
+            bytes.append(contentsOf: s.utf8)
+            offsets.append(UInt32(bytes.count))
+        }
+        self.init(bytes: bytes, offsets: offsets)
+    }
+
+    public var count: Int { offsets.count - 1 }
+    public var byteSize: Int { bytes.count + offsets.count * 4 }
+
+    @inline(__always) public func range(_ i: Int) -> Range<Int> { Int(offsets[i])..<Int(offsets[i + 1]) }
+    @inline(__always) public func length(_ i: Int) -> Int { Int(offsets[i + 1] - offsets[i]) }
+
+    public func string(_ i: Int) -> String { String(decoding: bytes[range(i)], as: UTF8.self) }
+
+    public func equals(_ i: Int, _ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { utf8 in
+            let r = range(i)
+            guard r.count == utf8.count else { return false }
+            return bytes.withUnsafeBufferPointer { b in
+                r.count == 0 || memcmp(b.baseAddress! + r.lowerBound, utf8.baseAddress!, r.count) == 0
+            }
+        }
+    }
+}
+

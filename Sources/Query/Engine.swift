@@ -1,0 +1,301 @@
+import Corpus
+import Folding
+import Index
+
+/// Fields results can be sorted by besides relevance.
+public enum SortField: String, CaseIterable, Sendable {
+    case relevance, id, name, hp, attack, defense, specialAttack = "special-attack"
+    case specialDefense = "special-defense", speed, total, height, weight, power, accuracy, pp, cost
+
+    /// Accepts the contract's names and the short filter names (atk, spa, bst …).
+    public init?(parsing text: String) {
+        let lower = text.lowercased()
+        if let field = SortField(rawValue: lower) { self = field; return }
+        switch lower {
+        case "atk": self = .attack
+        case "def": self = .defense
+        case "spa", "special_attack": self = .specialAttack
+        case "spd", "special_defense": self = .specialDefense
+        case "spe": self = .speed
+        case "bst": self = .total
+        default: return nil
+        }
+    }
+
+    var column: NumericColumn? {
+        switch self {
+        case .hp: return .hp
+        case .attack: return .attack
+        case .defense: return .defense
+        case .specialAttack: return .specialAttack
+        case .specialDefense: return .specialDefense
+        case .speed: return .speed
+        case .total: return .total
+        case .height: return .height
+        case .weight: return .weight
+        case .power: return .power
+        case .accuracy: return .accuracy
+        case .pp: return .pp
+        case .cost: return .cost
+        case .relevance, .id, .name: return nil
+        }
+    }
+}
+
+public struct SearchOptions: Sendable {
+    public var limit = 20
+    public var offset = 0
+    /// Display language, as an index into `Language.codes`.
+    public var language = 0
+    public var kinds: Set<Kind> = []
+    public var sort: SortField = .relevance
+    public var descending = false
+    /// Favourite documents, for `is:fav`.
+    public var favourites: Set<Int> = []
+    public var explain = false
+
+    public init() {}
+
+    /// Bounds on the result window, so no request can ask for unbounded work.
+    public static let maxLimit = 1000
+    public static let maxOffset = 100_000
+}
+
+/// Why one term matched one result.
+public struct TermExplanation: Sendable, Equatable {
+    public var term: String
+    public var matchClass: MatchClass
+    public var typos: Int
+    public var language: String?
+    public var role: String
+    public var transliterated: Bool
+
+    public var summary: String {
+        var parts = ["\(term): \(matchClass.label) \(role)"]
+        if let language { parts.append("(\(language))") }
+        if transliterated { parts.append("via transliteration") }
+        if typos > 0 { parts.append("typo \(typos)") }
+        return parts.joined(separator: " ")
+    }
+}
+
+public struct SearchResult: Sendable, Equatable {
+    public var doc: Int
+    public var kind: Kind
+    public var id: Int
+    public var slug: String
+    public var name: String
+    public var score: Int
+    public var types: [String]
+    public var explanation: [TermExplanation]
+}
+
+public struct SearchResponse: Sendable {
+    public var results: [SearchResult]
+    /// How many documents matched in all (the window is `results`).
+    public var total: Int
+}
+
+public struct Suggestion: Sendable, Equatable {
+    public var text: String
+    public var kind: Kind
+    public var id: Int
+    public var slug: String
+}
+
+/// Answers queries over one immutable index snapshot. Thread-safe: holds no mutable state.
+public final class SearchEngine: Sendable {
+    public let index: IndexSnapshot
+
+    public init(index: IndexSnapshot) { self.index = index }
+
+    public func search(_ query: String, options: SearchOptions = SearchOptions()) throws -> SearchResponse {
+        let parsed = try QueryParser.parse(query)
+        return try search(parsed, options: options, completion: false)
+    }
+
+    /// Suggestions for text being typed: the last word is a prefix of a name word, earlier
+    /// words must match whole words.
+    public func complete(_ text: String, limit: Int = 8, language: Int = 0, kinds: Set<Kind> = []) throws -> [Suggestion] {
+        var parsed = try QueryParser.parse(text, lenient: true)
+        let typingLastWord = !(text.last?.isWhitespace ?? true)
+        var options = SearchOptions()
+        options.limit = max(1, min(limit, SearchOptions.maxLimit))
+        options.language = language
+        options.kinds = kinds
+        var marked: [(clause: Clause, negated: Bool)] = []
+        let lastTerm = parsed.clauses.lastIndex { if case .term = $0.clause { return !$0.negated } else { return false } }
+        for (i, entry) in parsed.clauses.enumerated() {
+            if case .term(var term) = entry.clause, !(typingLastWord && i == lastTerm), term.shape == .word {
+                term.shape = .wholeWord
+                marked.append((.term(term), entry.negated))
+            } else {
+                marked.append(entry)
+            }
+        }
+        parsed.clauses = marked
+        if parsed.isEmpty { return [] }
+        return try search(parsed, options: options, completion: true).results.map {
+            Suggestion(text: $0.name, kind: $0.kind, id: $0.id, slug: $0.slug)
+        }
+    }
+
+    // MARK: - Evaluation
+
+    func search(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) throws -> SearchResponse {
+        guard !parsed.isEmpty else {
+            throw QueryError("nothing to search for: give a name, a word or a filter", position: 0, part: "")
+        }
+        var positives: [(term: Term, hits: HitMap)] = []
+        var excluded: [HitMap] = []
+        var filters: [(ResolvedFilter, Bool)] = []
+        var kinds = options.kinds
+        let context = MatchContext(index: index, displayLanguage: options.language, languageRestriction: parsed.language,
+                                   completion: completion)
+        for (clause, negated) in parsed.clauses {
+            switch clause {
+            case .term(let term):
+                let hits = try context.match(term, allowTypos: !negated)
+                if negated { excluded.append(hits) } else { positives.append((term, hits)) }
+            case .unknownFilter(let term, let name):
+                let hits = try context.match(term, allowTypos: false)
+                if hits.isEmpty {
+                    throw QueryError("unknown filter '\(name):' (filters: kind type ability gen color habitat is lang id hp atk def spa spd spe bst height weight power accuracy pp cost)",
+                                     position: term.position, part: term.raw)
+                }
+                if negated { excluded.append(hits) } else { positives.append((term, hits)) }
+            case .id(let id, _):
+                var hits = HitMap(docCount: index.docCount)
+                for doc in 0..<index.docCount where Int(index.docID[doc]) == id {
+                    hits.record(doc, Hit(typos: 0, matchClass: .exact, posting: Posting(doc: doc, language: Posting.noLanguage, role: .whole, transliterated: false), displayLanguage: options.language))
+                }
+                let term = Term(text: String(id), raw: String(id), shape: .word, language: nil, position: 0)
+                if negated { excluded.append(hits) } else { positives.append((term, hits)) }
+            case .filter(.kind(let kind), _, _) where !negated:
+                kinds.insert(kind)
+            case .filter(let filter, let position, let part):
+                filters.append((try context.resolve(filter, position: position, part: part), negated))
+            }
+        }
+
+        // Candidates: documents every positive term hit (smallest list first), or all.
+        var candidates: [Int] = []
+        let order = positives.indices.sorted { positives[$0].hits.docs.count < positives[$1].hits.docs.count }
+        let kindMask = kinds.reduce(0) { $0 | (1 << $1.rank) }
+        func accept(_ doc: Int) -> Bool {
+            if kindMask != 0 && kindMask & (1 << Int(index.docKind[doc])) == 0 { return false }
+            for i in order.dropFirst() where positives[i].hits.best[doc] == .max { return false }
+            for map in excluded where map.best[doc] != .max { return false }
+            for (filter, negated) in filters where context.holds(filter, doc: doc, favourites: options.favourites) == negated {
+                return false
+            }
+            return true
+        }
+        if let first = order.first {
+            for doc in positives[first].hits.docs where accept(Int(doc)) { candidates.append(Int(doc)) }
+        } else {
+            for doc in 0..<index.docCount where accept(doc) { candidates.append(doc) }
+        }
+
+        // Rank: bucket keys in one integer, smallest first.
+        var ranked: [(key: UInt64, doc: Int)] = []
+        ranked.reserveCapacity(candidates.count)
+        for doc in candidates {
+            var typoTerms: UInt64 = 0
+            var typos: UInt64 = 0
+            var placement: UInt64 = 0xF
+            for entry in positives {
+                let hit = Hit(raw: entry.hits.best[doc])
+                if hit.typos > 0 { typoTerms += 1; typos += UInt64(hit.typos) }
+                placement = min(placement, UInt64(hit.placement))
+            }
+            if positives.isEmpty { placement = 0 }
+            ranked.append((typoTerms << 56 | min(typos, 255) << 48 | placement << 40 | UInt64(doc), doc))
+        }
+        let total = ranked.count
+        let limit = max(0, min(options.limit, SearchOptions.maxLimit))
+        let offset = max(0, min(options.offset, SearchOptions.maxOffset))
+        let window: ArraySlice<(key: UInt64, doc: Int)>
+        if options.sort == .relevance {
+            window = topK(ranked, offset + limit).dropFirst(offset)
+        } else {
+            window = sortByField(ranked, options).dropFirst(offset).prefix(limit)
+        }
+        let results = window.map { entry -> SearchResult in
+            let doc = entry.doc
+            let key = entry.key
+            let score = 1000 - Int(key >> 56) * 200 - Int((key >> 48) & 0xFF) * 50 - Int((key >> 40) & 0xF) * 10
+            var explanation: [TermExplanation] = []
+            if options.explain {
+                for (term, hits) in positives {
+                    guard let hit = hits.hit(doc) else { continue }
+                    explanation.append(TermExplanation(
+                        term: term.raw, matchClass: hit.matchClass, typos: hit.typos,
+                        language: hit.language.map { Language.codes[$0] }, role: Self.roleLabel(hit.role),
+                        transliterated: hit.isTransliterated))
+                }
+            }
+            return SearchResult(doc: doc, kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc),
+                                name: index.displayName(doc, language: options.language), score: score,
+                                types: index.types(doc), explanation: explanation)
+        }
+        return SearchResponse(results: results, total: total)
+    }
+
+    static func roleLabel(_ role: KeyRole) -> String {
+        switch role {
+        case .whole: return "name"
+        case .compact: return "compact name"
+        case .firstWord: return "name"
+        case .laterWord: return "name word"
+        case .field: return "field"
+        }
+    }
+
+    /// The `count` smallest entries in order, without sorting everything.
+    func topK(_ entries: [(key: UInt64, doc: Int)], _ count: Int) -> [(key: UInt64, doc: Int)] {
+        guard count > 0 else { return [] }
+        if entries.count <= count * 4 { return Array(entries.sorted { $0.key < $1.key }.prefix(count)) }
+        var top: [(key: UInt64, doc: Int)] = []
+        top.reserveCapacity(count + 1)
+        for entry in entries {
+            if top.count == count, entry.key >= top[count - 1].key { continue }
+            var i = top.count
+            while i > 0 && top[i - 1].key > entry.key { i -= 1 }
+            top.insert(entry, at: i)
+            if top.count > count { top.removeLast() }
+        }
+        return top
+    }
+
+    /// Sorted by a field; documents without that field last; ties keep relevance order.
+    func sortByField(_ entries: [(key: UInt64, doc: Int)], _ options: SearchOptions) -> [(key: UInt64, doc: Int)] {
+        let descending = options.descending
+        switch options.sort {
+        case .name:
+            let names = Dictionary(uniqueKeysWithValues: entries.map {
+                ($0.doc, Array(Folding.fold(index.displayName($0.doc, language: options.language)).utf8))
+            })
+            return entries.sorted { a, b in
+                let x = names[a.doc]!, y = names[b.doc]!
+                if x != y { return descending ? y.lexicographicallyPrecedes(x) : x.lexicographicallyPrecedes(y) }
+                return a.key < b.key
+            }
+        case .id:
+            return entries.sorted { a, b in
+                let x = index.docID[a.doc], y = index.docID[b.doc]
+                if x != y { return descending ? x > y : x < y }
+                return a.key < b.key
+            }
+        default:
+            let column = options.sort.column!
+            return entries.sorted { a, b in
+                let x = index.number(column, a.doc), y = index.number(column, b.doc)
+                let missingX = x == NumericColumn.missing, missingY = y == NumericColumn.missing
+                if missingX != missingY { return missingY }
+                if x != y { return descending ? x > y : x < y }
+                return a.key < b.key
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Index
+
+/// How a term matched a document, ranked by the contract's buckets. Smaller is better.
+public enum MatchClass: Int, Sendable, Comparable, CaseIterable {
+    case exact = 0, namePrefix = 1, laterWordPrefix = 2, substring = 3, field = 4
+
+    public static func < (a: MatchClass, b: MatchClass) -> Bool { a.rawValue < b.rawValue }
+
+    public var label: String {
+        switch self {
+        case .exact: return "exact"
+        case .namePrefix: return "prefix"
+        case .laterWordPrefix: return "word-prefix"
+        case .substring: return "infix"
+        case .field: return "field"
+        }
+    }
+}
+
+/// One term's best hit on one document, packed so that a smaller value is a better hit:
+/// typos (2 bits) | class (3) | not in display language (1) | language (4) | role (3) |
+/// transliterated (1).
+public struct Hit: Sendable, Equatable {
+    public let raw: UInt32
+    public static let none = Hit(raw: .max)
+
+    init(raw: UInt32) { self.raw = raw }
+
+    init(typos: Int, matchClass: MatchClass, posting: Posting, displayLanguage: Int) {
+        let language = posting.language
+        let miss: UInt32 = language == Posting.noLanguage || language == UInt32(displayLanguage) ? 0 : 1
+        raw = UInt32(typos) << 12 | UInt32(matchClass.rawValue) << 9 | miss << 8 | language << 4
+            | posting.roleBits << 1 | (posting.isTransliterated ? 1 : 0)
+    }
+
+    public var typos: Int { Int(raw >> 12) }
+    public var matchClass: MatchClass { MatchClass(rawValue: Int((raw >> 9) & 7))! }
+    public var languageMiss: Bool { (raw >> 8) & 1 != 0 }
+    public var language: Int? { let l = Int((raw >> 4) & 15); return l == Int(Posting.noLanguage) ? nil : l }
+    public var role: KeyRole { KeyRole(rawValue: (raw >> 1) & 7)! }
+    public var isTransliterated: Bool { raw & 1 != 0 }
+    /// Class and language bucket together: what "where the best term matched" compares.
+    var placement: UInt32 { (raw >> 8) & 0xF }
+}
+
+/// The best hit per document for one term: a dense array (documents are few) plus the
+/// list of documents touched, so that building and reading are both O(hits).
+struct HitMap {
+    var best: [UInt32]
+    var docs: [Int32] = []
+
+    init(docCount: Int) { best = [UInt32](repeating: .max, count: docCount) }
+
+    @inline(__always) mutating func record(_ doc: Int, _ hit: Hit) {
+        let current = best[doc]
+        if current == .max { docs.append(Int32(doc)) }
+        if hit.raw < current { best[doc] = hit.raw }
+    }
+
+    @inline(__always) func hit(_ doc: Int) -> Hit? {
+        let raw = best[doc]
+        return raw == .max ? nil : Hit(raw: raw)
+    }
+
+    var isEmpty: Bool { docs.isEmpty }
+}

@@ -1,0 +1,278 @@
+import Corpus
+import Folding
+import Index
+
+/// A filter with its value resolved against the index (type slug → type number, …).
+enum ResolvedFilter {
+    case type(UInt8)
+    case ability(Set<UInt16>)
+    case color(UInt8)
+    case habitat(UInt8)
+    case flag(DocFlags)
+    case favourite
+    case number(NumericColumn, Comparison)
+    case id(Comparison)
+    case kind(UInt8)
+}
+
+/// Matches terms against the index and evaluates filters, for one query.
+struct MatchContext {
+    let index: IndexSnapshot
+    let displayLanguage: Int
+    let languageRestriction: Int?
+    /// Completion: the word being typed matches names only, by prefix.
+    let completion: Bool
+
+    /// Wildcard patterns without three letters in a row may scan a prefix range of keys;
+    /// past this many keys the pattern is refused as too broad.
+    static let maxWildcardScan = 20_000
+
+    func match(_ term: Term, allowTypos: Bool) throws -> HitMap {
+        var hits = HitMap(docCount: index.docCount)
+        let restriction = term.language ?? languageRestriction
+        switch term.shape {
+        case .word, .wholeWord, .phrase:
+            let wholeWord = term.shape == .wholeWord
+            matchText(term.text, phrase: term.shape == .phrase, wholeWord: wholeWord, restriction: restriction,
+                      queryTransliterated: false, into: &hits)
+            // Non-Latin text also matches through its Latin transliteration.
+            if let latin = Folding.transliterate(term.text) {
+                matchText(latin, phrase: latin.contains(" "), wholeWord: wholeWord, restriction: restriction,
+                          queryTransliterated: true, into: &hits)
+            }
+            if hits.isEmpty && allowTypos && term.shape != .phrase {
+                matchTypos(term.text, restriction: restriction, into: &hits)
+            }
+        case .wildcard(let pieces):
+            try matchWildcard(pieces, term: term, restriction: restriction, into: &hits)
+        }
+        return hits
+    }
+
+    @inline(__always) private func allowed(_ posting: Posting, _ restriction: Int?) -> Bool {
+        if posting.role == .field { return !completion }
+        guard let restriction else { return true }
+        return posting.language == UInt32(restriction)
+    }
+
+    @inline(__always) private func record(_ posting: Posting, _ matchClass: MatchClass, typos: Int = 0,
+                                          queryTransliterated: Bool, into hits: inout HitMap) {
+        let marked = queryTransliterated && !posting.isTransliterated
+            ? Posting(doc: posting.doc, language: posting.language, role: posting.role, transliterated: true) : posting
+        hits.record(posting.doc, Hit(typos: typos, matchClass: matchClass, posting: marked, displayLanguage: displayLanguage))
+    }
+
+    private func prefixClass(_ role: KeyRole, exact: Bool) -> MatchClass {
+        switch role {
+        case .whole, .compact: return exact ? .exact : .namePrefix
+        case .firstWord: return .namePrefix
+        case .laterWord: return .laterWordPrefix
+        case .field: return .field
+        }
+    }
+
+    private func matchText(_ text: String, phrase: Bool, wholeWord: Bool, restriction: Int?, queryTransliterated: Bool,
+                           into hits: inout HitMap) {
+        let bytes = Array(text.utf8)
+        let range = index.keyRange(prefix: bytes)
+        for key in range {
+            let exact = index.keys.length(key) == bytes.count
+            if wholeWord && !exact { break } // the exact key sorts first in its range
+            for p in index.postingRange(key: key) {
+                let posting = Posting(raw: index.postings[p])
+                guard allowed(posting, restriction) else { continue }
+                if phrase && posting.role != .whole { continue }
+                record(posting, prefixClass(posting.role, exact: exact), queryTransliterated: queryTransliterated, into: &hits)
+            }
+        }
+        if phrase {
+            // "mr mime" also as its compact form.
+            matchText(Folding.compact(text), phrase: false, wholeWord: true, restriction: restriction,
+                      queryTransliterated: queryTransliterated, into: &hits)
+        }
+        guard !wholeWord && !completion else { return }
+        // Substrings of names (three characters; two for non-Latin scripts).
+        let scalars = text.unicodeScalars.map(\.value)
+        let minimum = scalars.allSatisfy({ $0 < 0x80 }) ? 3 : 2
+        guard scalars.count >= minimum else { return }
+        for key in index.keysContaining(scalars) {
+            guard let offset = index.keyOffset(of: bytes, in: key) else { continue }
+            let keyStart = index.keys.range(key).lowerBound
+            let matchClass: MatchClass
+            if offset == 0 {
+                matchClass = index.keys.length(key) == bytes.count ? .exact : .namePrefix
+            } else {
+                matchClass = index.keys.bytes[keyStart + offset - 1] == 0x20 ? .laterWordPrefix : .substring
+            }
+            for p in index.postingRange(key: key) {
+                let posting = Posting(raw: index.postings[p])
+                guard posting.role == .whole || posting.role == .compact, allowed(posting, restriction) else { continue }
+                record(posting, matchClass, queryTransliterated: queryTransliterated, into: &hits)
+            }
+        }
+    }
+
+    /// The contract's typo budget: 1 edit from 4 characters, 2 from 8.
+    static func editBudget(_ length: Int) -> Int { length >= 8 ? 2 : length >= 4 ? 1 : 0 }
+
+    private func matchTypos(_ text: String, restriction: Int?, into hits: inout HitMap) {
+        let scalars = text.unicodeScalars.map(\.value)
+        let budget = Self.editBudget(scalars.count)
+        guard budget > 0 else { return }
+        for (range, distance) in index.typoMatches(scalars, maxEdits: budget) {
+            for key in range {
+                for p in index.postingRange(key: key) {
+                    let posting = Posting(raw: index.postings[p])
+                    guard allowed(posting, restriction) else { continue }
+                    record(posting, prefixClass(posting.role, exact: false), typos: distance, queryTransliterated: false, into: &hits)
+                }
+            }
+        }
+    }
+
+    private func matchWildcard(_ pieces: [WildcardPiece], term: Term, restriction: Int?, into hits: inout HitMap) throws {
+        let literals: [[UInt32]] = pieces.compactMap { if case .literal(let l) = $0 { return l } else { return nil } }
+        let longest = literals.max { $0.count < $1.count } ?? []
+        var candidates: [Int]
+        if longest.count >= 3 || (longest.count == 2 && !longest.allSatisfy { $0 < 0x80 }) {
+            candidates = index.keysContaining(longest)
+            // Candidates are whole names; their words are matched from the same keys below.
+        } else if case .literal(let prefix) = pieces[0] {
+            let bytes = Array(String(String.UnicodeScalarView(prefix.compactMap(Unicode.Scalar.init))).utf8)
+            let range = index.keyRange(prefix: bytes)
+            guard range.count <= Self.maxWildcardScan else {
+                throw QueryError("wildcard pattern '\(term.raw)' is too broad: give at least three letters in a row",
+                                 position: term.position, part: term.raw)
+            }
+            candidates = Array(range)
+        } else {
+            throw QueryError("wildcard pattern '\(term.raw)' is too broad: give at least three letters in a row",
+                             position: term.position, part: term.raw)
+        }
+        for key in candidates {
+            let text = index.keyString(key).unicodeScalars.map(\.value)
+            let wholeMatches = Glob.matches(pieces, text)
+            var wordClass: MatchClass? = nil
+            if !wholeMatches {
+                for (i, word) in text.split(separator: 0x20).enumerated() where Glob.matches(pieces, Array(word)) {
+                    wordClass = i == 0 ? .namePrefix : .laterWordPrefix
+                    break
+                }
+            }
+            guard wholeMatches || wordClass != nil else { continue }
+            for p in index.postingRange(key: key) {
+                let posting = Posting(raw: index.postings[p])
+                guard posting.role != .field, allowed(posting, restriction) else { continue }
+                let matchClass: MatchClass
+                if wholeMatches {
+                    matchClass = posting.role == .laterWord ? .laterWordPrefix : posting.role == .firstWord ? .namePrefix : .exact
+                } else {
+                    matchClass = wordClass!
+                }
+                record(posting, matchClass, queryTransliterated: false, into: &hits)
+            }
+        }
+    }
+
+    // MARK: Filters
+
+    func resolve(_ filter: Filter, position: Int, part: String) throws -> ResolvedFilter {
+        switch filter {
+        case .kind(let kind): return .kind(UInt8(kind.rank))
+        case .type(let value):
+            if let i = index.typeSlugs.firstIndex(where: { Folding.fold($0) == value }) { return .type(UInt8(i)) }
+            // A type's name in any language ("feu", "feuer").
+            for doc in docsNamed(value, kind: .type) {
+                if let i = index.typeSlugs.firstIndex(of: index.slug(doc)) { return .type(UInt8(i)) }
+            }
+            throw QueryError("unknown type '\(value)' (types: \(index.typeSlugs.joined(separator: " ")))", position: position, part: part)
+        case .ability(let value):
+            var ids = Set<UInt16>()
+            for (id, slug) in index.abilitySlugByID where Folding.fold(slug) == value { ids.insert(UInt16(id)) }
+            for doc in docsNamed(value, kind: .ability) { ids.insert(UInt16(index.docID[doc])) }
+            guard !ids.isEmpty else {
+                throw QueryError("unknown ability '\(value)'", position: position, part: part)
+            }
+            return .ability(ids)
+        case .color(let value):
+            guard let i = index.colorSlugs.firstIndex(of: value) else {
+                throw QueryError("unknown colour '\(value)' (colours: \(index.colorSlugs.joined(separator: " ")))", position: position, part: part)
+            }
+            return .color(UInt8(i))
+        case .habitat(let value):
+            guard let i = index.habitatSlugs.firstIndex(where: { Folding.fold($0) == value }) else {
+                throw QueryError("unknown habitat '\(value)' (habitats: \(index.habitatSlugs.joined(separator: " ")))", position: position, part: part)
+            }
+            return .habitat(UInt8(i))
+        case .flag(let flag):
+            switch flag {
+            case "legendary": return .flag(.legendary)
+            case "mythical": return .flag(.mythical)
+            case "baby": return .flag(.baby)
+            case "default": return .flag(.isDefault)
+            case "mega": return .flag(.mega)
+            default: return .favourite
+            }
+        case .number(let column, let comparison, _): return .number(column, comparison)
+        case .id(let comparison): return .id(comparison)
+        }
+    }
+
+    /// Documents of a kind with a whole name equal to `folded` in any language.
+    private func docsNamed(_ folded: String, kind: Kind) -> [Int] {
+        guard let key = index.keyIndex(Array(folded.utf8)) else { return [] }
+        return index.postingRange(key: key).compactMap { p in
+            let posting = Posting(raw: index.postings[p])
+            guard posting.role == .whole || posting.role == .compact, index.kind(posting.doc) == kind else { return nil }
+            return posting.doc
+        }
+    }
+
+    @inline(__always) func holds(_ filter: ResolvedFilter, doc: Int, favourites: Set<Int>) -> Bool {
+        switch filter {
+        case .type(let t): return index.docTypes[doc * 2] == t || index.docTypes[doc * 2 + 1] == t
+        case .ability(let ids):
+            for entry in Int(index.abilityStart[doc])..<Int(index.abilityStart[doc + 1])
+            where ids.contains(index.abilityRefs[entry] & 0x7FFF) { return true }
+            return false
+        case .color(let c): return index.docColor[doc] == c
+        case .habitat(let h): return index.docHabitat[doc] == h
+        case .flag(let flag): return DocFlags(rawValue: index.docFlags[doc]).contains(flag)
+        case .favourite: return favourites.contains(doc)
+        case .number(let column, let comparison):
+            let value = index.number(column, doc)
+            return value != NumericColumn.missing && comparison.holds(value)
+        case .id(let comparison): return comparison.holds(index.docID[doc])
+        case .kind(let k): return index.docKind[doc] == k
+        }
+    }
+}
+
+/// `*` and `?` matching over Unicode scalars.
+enum Glob {
+    static func matches(_ pieces: [WildcardPiece], _ text: [UInt32]) -> Bool {
+        var pattern: [UInt32?] = [] // nil = any one, .max = any run
+        for piece in pieces {
+            switch piece {
+            case .literal(let l): pattern.append(contentsOf: l.map(Optional.some))
+            case .anyOne: pattern.append(nil)
+            case .anyRun: pattern.append(.max)
+            }
+        }
+        var p = 0, t = 0
+        var star = -1, mark = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] != .max, pattern[p] == nil || pattern[p] == text[t] {
+                p += 1; t += 1
+            } else if p < pattern.count, pattern[p] == .max {
+                star = p; mark = t; p += 1
+            } else if star >= 0 {
+                p = star + 1; mark += 1; t = mark
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == .max { p += 1 }
+        return p == pattern.count
+    }
+}

@@ -1,0 +1,319 @@
+import Corpus
+import Folding
+import Index
+
+/// A query error: what is wrong, where (a character offset into the query), and the part.
+public struct QueryError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let message: String
+    public let position: Int
+    public let part: String
+
+    public init(_ message: String, position: Int, part: String) {
+        self.message = message
+        self.position = position
+        self.part = part
+    }
+
+    public var description: String { "\(message) (at character \(position + 1): '\(part)')" }
+}
+
+/// Numeric comparison operators of filters such as `hp>100` and `id:1..151`.
+public enum Comparison: Sendable, Equatable {
+    case equal(Int), less(Int), lessOrEqual(Int), greater(Int), greaterOrEqual(Int), range(Int, Int)
+
+    func holds(_ value: Int32) -> Bool {
+        let v = Int(value)
+        switch self {
+        case .equal(let n): return v == n
+        case .less(let n): return v < n
+        case .lessOrEqual(let n): return v <= n
+        case .greater(let n): return v > n
+        case .greaterOrEqual(let n): return v >= n
+        case .range(let a, let b): return v >= a && v <= b
+        }
+    }
+}
+
+/// One searched term, folded.
+public struct Term: Sendable, Equatable {
+    public enum Shape: Sendable, Equatable {
+        /// A word: prefix of a name word, substring of a name, compact name, field prefix.
+        case word
+        /// Several words (quoted, or a token such as "porygon-z" that folds to several).
+        case phrase
+        /// A pattern with `*` and `?` (each literal piece folded).
+        case wildcard([WildcardPiece])
+        /// A word already typed out in a completion: it must equal a word of a name.
+        case wholeWord
+    }
+    public var text: String           // folded
+    public var raw: String
+    public var shape: Shape
+    public var language: Int?         // @fr:term
+    public var position: Int
+}
+
+public enum WildcardPiece: Sendable, Equatable {
+    case literal([UInt32])
+    case anyOne
+    case anyRun
+}
+
+public enum Filter: Sendable, Equatable {
+    case kind(Kind)
+    case type(String)
+    case ability(String)              // folded value; resolved against ability names
+    case color(String)
+    case habitat(String)
+    case flag(String)                 // legendary, mythical, baby, default, mega, fav
+    case number(NumericColumn, Comparison, label: String)
+    case id(Comparison)
+}
+
+public enum Clause: Sendable, Equatable {
+    case term(Term)
+    case id(Int, position: Int)
+    case filter(Filter, position: Int, part: String)
+    /// `name:value` with an unknown filter name: searched as a phrase ("Typ:Null" is a
+    /// German name), an error if that finds nothing.
+    case unknownFilter(Term, name: String)
+}
+
+public struct ParsedQuery: Sendable, Equatable {
+    public var clauses: [(clause: Clause, negated: Bool)]
+    public var language: Int?         // lang:fr / @fr:
+    public var isEmpty: Bool { clauses.isEmpty }
+
+    public static func == (a: ParsedQuery, b: ParsedQuery) -> Bool {
+        a.language == b.language && a.clauses.count == b.clauses.count
+            && zip(a.clauses, b.clauses).allSatisfy { $0.clause == $1.clause && $0.negated == $1.negated }
+    }
+}
+
+/// Turns query text into clauses. Whitespace separates terms; double quotes make a phrase
+/// (also after a filter name: `ability:"lightning rod"`); `-` negates; `name:value` and
+/// `name<op>number` are filters; `@xx:` restricts a term to names in language xx.
+public enum QueryParser {
+    /// Bounds on what one query may ask for, so no query can make the engine work without end.
+    public static let maxLength = 4096
+    public static let maxClauses = 32
+
+    public static let numericFilters: [String: NumericColumn] = [
+        "hp": .hp, "atk": .attack, "attack": .attack, "def": .defense, "defense": .defense,
+        "spa": .specialAttack, "special-attack": .specialAttack, "spd": .specialDefense,
+        "special-defense": .specialDefense, "spe": .speed, "speed": .speed, "bst": .total, "total": .total,
+        "height": .height, "weight": .weight, "power": .power, "accuracy": .accuracy, "acc": .accuracy, "pp": .pp,
+        "cost": .cost, "gen": .generation, "generation": .generation, "dex": .speciesID,
+    ]
+    static let textFilters: Set<String> = ["kind", "type", "ability", "color", "colour", "habitat", "is", "lang", "id"]
+    static let flags: Set<String> = ["legendary", "mythical", "baby", "default", "mega", "fav", "favourite", "favorite"]
+    /// Kinds that also work as a bare prefix (`move:pound`); `type:` and `ability:` are filters.
+    static let kindPrefixes: [String: Kind] = ["pokemon": .pokemon, "move": .move, "item": .item]
+
+    struct Token {
+        var text: String
+        var position: Int
+        var quoted: Bool          // the whole token was one quoted phrase
+    }
+
+    /// Parses a query. `lenient` (for completion while typing) closes an open quote
+    /// instead of failing.
+    public static func parse(_ query: String, lenient: Bool = false) throws -> ParsedQuery {
+        let scalars = Array(query.unicodeScalars)
+        guard scalars.count <= maxLength else {
+            throw QueryError("query is longer than \(maxLength) characters", position: maxLength, part: String(query.prefix(20)) + "…")
+        }
+        if let bad = scalars.firstIndex(where: { $0.properties.generalCategory == .control && $0 != "\t" && $0 != "\n" && $0 != "\r" }) {
+            throw QueryError("query contains a control character (U+\(String(scalars[bad].value, radix: 16, uppercase: true)))",
+                             position: bad, part: "")
+        }
+        let tokens = try tokenize(scalars, lenient: lenient)
+        var result = ParsedQuery(clauses: [], language: nil)
+        for token in tokens {
+            var text = token.text
+            var negated = false
+            var position = token.position
+            if !token.quoted && text.hasPrefix("-") && text.count > 1 {
+                negated = true
+                text.removeFirst()
+                position += 1
+            }
+            if let clause = try clause(text, quoted: token.quoted, position: position, query: &result) {
+                result.clauses.append((clause, negated))
+            }
+            if result.clauses.count > maxClauses {
+                throw QueryError("query has more than \(maxClauses) terms", position: position, part: token.text)
+            }
+        }
+        return result
+    }
+
+    static func tokenize(_ scalars: [Unicode.Scalar], lenient: Bool) throws -> [Token] {
+        var tokens: [Token] = []
+        var current = String.UnicodeScalarView()
+        var start = 0
+        var quoteStart: Int? = nil
+        var wholeQuoted = false
+        func flush(_ at: Int) {
+            if !current.isEmpty { tokens.append(Token(text: String(current), position: start, quoted: wholeQuoted)) }
+            current = .init()
+            wholeQuoted = false
+        }
+        for (i, c) in scalars.enumerated() {
+            if c == "\"" {
+                if quoteStart == nil {
+                    if current.isEmpty { start = i; wholeQuoted = true } else { wholeQuoted = false }
+                    quoteStart = i
+                } else {
+                    quoteStart = nil
+                }
+                continue
+            }
+            if quoteStart == nil && c.properties.isWhitespace {
+                flush(i)
+                continue
+            }
+            if current.isEmpty && quoteStart == nil { start = i }
+            current.append(c)
+        }
+        if let open = quoteStart, !lenient {
+            throw QueryError("unbalanced quote: a phrase opened here is never closed", position: open,
+                             part: String(String.UnicodeScalarView(scalars[open...].prefix(20))))
+        }
+        flush(scalars.count)
+        return tokens
+    }
+
+    static func clause(_ text: String, quoted: Bool, position: Int, query: inout ParsedQuery) throws -> Clause? {
+        if quoted { return try term(text, raw: text, position: position) }
+        // Bare number: id lookup.
+        if let number = Int(text), text.allSatisfy(\.isASCII) { return .id(number, position: position) }
+        // @xx:term
+        if text.hasPrefix("@"), let colon = text.firstIndex(of: ":") {
+            let code = String(text[text.index(after: text.startIndex)..<colon])
+            guard let language = Language.index(of: code) else {
+                throw QueryError("unknown language '\(code)' (known: \(Language.codes.joined(separator: ", ")))", position: position, part: text)
+            }
+            let rest = String(text[text.index(after: colon)...])
+            if rest.isEmpty { query.language = language; return nil }
+            guard var t = try termValue(rest, raw: rest, position: position + code.count + 2) else { return nil }
+            t.language = language
+            return .term(t)
+        }
+        // name<op>value with a comparison operator.
+        if let opIndex = text.firstIndex(where: { $0 == ">" || $0 == "<" || $0 == "=" }), opIndex != text.startIndex {
+            let name = text[..<opIndex].lowercased()
+            if let column = numericFilters[name] {
+                return .filter(.number(column, try comparison(String(text[opIndex...]), part: text, position: position), label: name),
+                               position: position, part: text)
+            }
+            if name == "id" {
+                return .filter(.id(try comparison(String(text[opIndex...]), part: text, position: position)), position: position, part: text)
+            }
+        }
+        // name:value
+        if let colon = text.firstIndex(of: ":"), colon != text.startIndex {
+            let name = text[..<colon].lowercased()
+            let value = String(text[text.index(after: colon)...])
+            if value.isEmpty {
+                // "Type:" as in "Type: Null": not a filter, a word.
+                return try term(String(text[..<colon]), raw: text, position: position)
+            }
+            if let kind = kindPrefixes[name] {
+                query.clauses.append((.filter(.kind(kind), position: position, part: text), false))
+                return try term(value, raw: value, position: position + name.count + 1)
+            }
+            if let column = numericFilters[name] {
+                return .filter(.number(column, try comparison(":" + value, part: text, position: position), label: name),
+                               position: position, part: text)
+            }
+            switch name {
+            case "id":
+                return .filter(.id(try comparison(":" + value, part: text, position: position)), position: position, part: text)
+            case "kind":
+                guard let kind = Kind(rawValue: value.lowercased()) else {
+                    throw QueryError("unknown kind '\(value)' (known: pokemon, move, ability, item, type)", position: position, part: text)
+                }
+                return .filter(.kind(kind), position: position, part: text)
+            case "type": return .filter(.type(Folding.fold(value)), position: position, part: text)
+            case "ability": return .filter(.ability(Folding.fold(value)), position: position, part: text)
+            case "color", "colour": return .filter(.color(Folding.fold(value)), position: position, part: text)
+            case "habitat": return .filter(.habitat(Folding.fold(value)), position: position, part: text)
+            case "is":
+                let flag = value.lowercased()
+                guard flags.contains(flag) else {
+                    throw QueryError("unknown flag 'is:\(value)' (known: legendary, mythical, baby, default, mega, fav)", position: position, part: text)
+                }
+                return .filter(.flag(flag.hasPrefix("fav") ? "fav" : flag), position: position, part: text)
+            case "lang":
+                guard let language = Language.index(of: value) else {
+                    throw QueryError("unknown language '\(value)' (known: \(Language.codes.joined(separator: ", ")))", position: position, part: text)
+                }
+                query.language = language
+                return nil
+            default:
+                guard let phrase = try termValue(text, raw: text, position: position) else { return nil }
+                return .unknownFilter(phrase, name: String(name))
+            }
+        }
+        return try term(text, raw: text, position: position)
+    }
+
+    static func comparison(_ text: String, part: String, position: Int) throws -> Comparison {
+        var rest = Substring(text)
+        func number(_ s: Substring) throws -> Int {
+            guard let n = Int(s), !s.isEmpty, s.allSatisfy({ $0.isASCII }) else {
+                throw QueryError("'\(s)' is not a whole number", position: position, part: part)
+            }
+            return n
+        }
+        if rest.hasPrefix(">=") { rest.removeFirst(2); return .greaterOrEqual(try number(rest)) }
+        if rest.hasPrefix("<=") { rest.removeFirst(2); return .lessOrEqual(try number(rest)) }
+        if rest.hasPrefix(">") { rest.removeFirst(); return .greater(try number(rest)) }
+        if rest.hasPrefix("<") { rest.removeFirst(); return .less(try number(rest)) }
+        rest.removeFirst() // ':' or '='
+        if let dots = rest.range(of: "..") {
+            let low = rest[..<dots.lowerBound]
+            let high = rest[dots.upperBound...]
+            let a = low.isEmpty ? Int.min : try number(low)
+            let b = high.isEmpty ? Int.max : try number(high)
+            guard a <= b else { throw QueryError("empty range \(a)..\(b)", position: position, part: part) }
+            return .range(a, b)
+        }
+        return .equal(try number(rest))
+    }
+
+    /// A term from raw text: folded; a wildcard if it has `*` or `?`; a phrase if it folds to
+    /// several words. Nil when nothing searchable is left (a lone "-" or "!").
+    static func term(_ text: String, raw: String, position: Int) throws -> Clause? {
+        try termValue(text, raw: raw, position: position).map(Clause.term)
+    }
+
+    static func termValue(_ text: String, raw: String, position: Int) throws -> Term? {
+        if text.contains("*") || text.contains("?") {
+            var pieces: [WildcardPiece] = []
+            var literal = ""
+            func flushLiteral() {
+                let folded = Folding.compact(Folding.fold(literal))
+                if !folded.isEmpty { pieces.append(.literal(folded.unicodeScalars.map(\.value))) }
+                literal = ""
+            }
+            for c in text {
+                if c == "*" || c == "?" {
+                    flushLiteral()
+                    if c == "?" { pieces.append(.anyOne) } else if pieces.last != .anyRun { pieces.append(.anyRun) }
+                } else {
+                    literal.append(c)
+                }
+            }
+            flushLiteral()
+            guard pieces.contains(where: { if case .literal = $0 { return true } else { return false } }) else {
+                throw QueryError("wildcard pattern '\(text)' has no letters to search for", position: position, part: text)
+            }
+            return Term(text: Folding.fold(text), raw: raw, shape: .wildcard(pieces), language: nil, position: position)
+        }
+        let folded = Folding.fold(text)
+        guard !folded.isEmpty else { return nil }
+        return Term(text: folded, raw: raw, shape: folded.contains(" ") ? .phrase : .word, language: nil, position: position)
+    }
+}

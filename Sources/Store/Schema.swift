@@ -1,0 +1,80 @@
+/// The database schema, version by version. docs/STORAGE.md describes every table.
+///
+/// The corpus tables mirror corpus/FORMAT.md column for column (empty fields are NULL),
+/// so the typed corpus can be read back without the corpus files. `entity` numbers every
+/// searchable thing (its `doc` is the in-memory index's document number, in ranking
+/// order); `name` holds each name raw and in its folded forms.
+enum Schema {
+    static let version = 1
+
+    /// Corpus table → its columns with SQL types, in corpus file order.
+    static let corpusTables: [(name: String, columns: [(String, String)])] = [
+        ("pokemon", [("id", "INTEGER"), ("slug", "TEXT"), ("species", "INTEGER"), ("form_of", "INTEGER"),
+                     ("is_default", "INTEGER"), ("form", "TEXT"), ("is_mega", "INTEGER"), ("is_battle_only", "INTEGER"),
+                     ("height", "INTEGER"), ("weight", "INTEGER"), ("types", "TEXT"), ("abilities", "TEXT"),
+                     ("hidden_ability", "TEXT"), ("hp", "INTEGER"), ("attack", "INTEGER"), ("defense", "INTEGER"),
+                     ("special_attack", "INTEGER"), ("special_defense", "INTEGER"), ("speed", "INTEGER")]),
+        ("species", [("id", "INTEGER"), ("slug", "TEXT"), ("generation", "INTEGER"), ("evolves_from", "TEXT"),
+                     ("evolution_chain", "INTEGER"), ("color", "TEXT"), ("habitat", "TEXT"), ("shape", "TEXT"),
+                     ("is_baby", "INTEGER"), ("is_legendary", "INTEGER"), ("is_mythical", "INTEGER"),
+                     ("capture_rate", "INTEGER"), ("gender_rate", "INTEGER")]),
+        ("evolutions", [("species", "TEXT"), ("trigger", "TEXT"), ("conditions", "TEXT"), ("is_default", "INTEGER")]),
+        ("moves", [("id", "INTEGER"), ("slug", "TEXT"), ("generation", "INTEGER"), ("type", "TEXT"),
+                   ("damage_class", "TEXT"), ("power", "INTEGER"), ("accuracy", "INTEGER"), ("pp", "INTEGER"),
+                   ("priority", "INTEGER")]),
+        ("items", [("id", "INTEGER"), ("slug", "TEXT"), ("category", "TEXT"), ("pocket", "TEXT"), ("cost", "INTEGER"),
+                   ("fling_power", "INTEGER")]),
+        ("abilities", [("id", "INTEGER"), ("slug", "TEXT"), ("generation", "INTEGER"), ("is_main_series", "INTEGER")]),
+        ("types", [("id", "INTEGER"), ("slug", "TEXT"), ("generation", "INTEGER"), ("damage_class", "TEXT")]),
+        ("type_efficacy", [("attacking", "TEXT"), ("defending", "TEXT"), ("factor", "INTEGER")]),
+        ("vocab", [("group", "TEXT"), ("id", "INTEGER"), ("slug", "TEXT")]),
+        ("names", [("kind", "TEXT"), ("id", "INTEGER"), ("slug", "TEXT"), ("lang", "TEXT"), ("name", "TEXT")]),
+    ]
+
+    /// The statements that create version `version` from an empty database.
+    static var create: String {
+        var sql = """
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE entity (
+                doc  INTEGER PRIMARY KEY,      -- document number: kind order, default forms first, id
+                kind TEXT NOT NULL,
+                id   INTEGER NOT NULL,
+                slug TEXT NOT NULL,
+                UNIQUE (kind, id, slug)         -- PokeAPI repeats a few slugs (two roseli-berry items)
+            );
+            CREATE INDEX entity_id ON entity (id);
+            CREATE TABLE folded_name (
+                doc      INTEGER NOT NULL REFERENCES entity (doc),
+                lang     TEXT NOT NULL,
+                raw      TEXT NOT NULL,
+                folded   TEXT NOT NULL,        -- Folding.fold: lower case, no diacritics, NFKC, words
+                compact  TEXT NOT NULL,        -- folded without spaces: "mrmime"
+                translit TEXT                  -- folded Latin transliteration of non-Latin names
+            );
+            CREATE INDEX folded_name_doc ON folded_name (doc);
+            CREATE TABLE favourite (kind TEXT NOT NULL, slug TEXT NOT NULL, added_at REAL NOT NULL, PRIMARY KEY (kind, slug));
+            CREATE TABLE history (query TEXT PRIMARY KEY, searched_at REAL NOT NULL);
+            CREATE TABLE http_cache (
+                url TEXT PRIMARY KEY, etag TEXT, last_modified TEXT, body BLOB NOT NULL, fetched_at REAL NOT NULL
+            );
+            CREATE TABLE index_snapshot (format INTEGER NOT NULL, data BLOB NOT NULL);
+            -- FTS5 over folded text. Names use the trigram tokenizer so any substring of three
+            -- or more characters is found, in every script (CJK names have no word breaks for
+            -- unicode61 to use); it cannot remove diacritics in SQLite 3.40, hence folded text.
+            CREATE VIRTUAL TABLE name_fts USING fts5 (text, doc UNINDEXED, tokenize = 'trigram');
+            -- Fields (types, abilities, genus, colour, habitat, category) match by word prefix:
+            -- unicode61 words with prefix queries.
+            CREATE VIRTUAL TABLE field_fts USING fts5 (text, doc UNINDEXED, tokenize = 'unicode61 remove_diacritics 0');
+
+            """
+        for table in corpusTables {
+            let columns = table.columns.map { "\"\($0.0)\" \($0.1)" }.joined(separator: ", ")
+            sql += "CREATE TABLE \(table.name) (\(columns));\n"
+        }
+        return sql
+    }
+
+    /// Migrations from version N to N+1, applied in order on open. Version 1 is the first;
+    /// a later version appends its ALTER/CREATE statements here.
+    static let migrations: [Int: String] = [:]
+}

@@ -1,0 +1,282 @@
+import Corpus
+import Folding
+import Foundation
+
+/// What went wrong with the database, worded for the person who has to fix it.
+public enum StoreError: Error, CustomStringConvertible {
+    case corrupt(path: String, detail: String)
+    case newerSchema(path: String, found: Int, supported: Int)
+    case notPokesearch(path: String)
+    case sqlite(SQLiteError)
+    case io(String)
+
+    public var description: String {
+        switch self {
+        case .corrupt(let path, let detail):
+            return "database \(path) is damaged (\(detail)); rebuild it with `pokesearch ingest` (favourites in it may be lost)"
+        case .newerSchema(let path, let found, let supported):
+            return "database \(path) has schema version \(found), newer than this pokesearch supports (\(supported)); upgrade pokesearch or use another --db"
+        case .notPokesearch(let path):
+            return "\(path) is a SQLite database but not a pokesearch one; choose another --db path"
+        case .sqlite(let error):
+            return "database error: \(error)"
+        case .io(let message):
+            return message
+        }
+    }
+
+    /// Wraps an error from SQLite, recognising a damaged file.
+    public static func from(_ error: Error, path: String) -> Error {
+        guard let sqlite = error as? SQLiteError else { return error }
+        if sqlite.isCorruption { return StoreError.corrupt(path: path, detail: sqlite.message) }
+        return StoreError.sqlite(sqlite)
+    }
+}
+
+public struct Favourite: Sendable, Equatable {
+    public var kind: Kind
+    public var slug: String
+    public var addedAt: Double
+}
+
+/// The pokesearch database: the corpus, its folded names and FTS5 index, the persisted
+/// in-memory index, and the user's favourites and history. See docs/STORAGE.md.
+public final class Store {
+    public let database: Database
+    public let path: String
+
+    /// Opens an existing pokesearch database, migrating an older schema when writable.
+    public init(path: String, readOnly: Bool = false) throws {
+        self.path = path
+        do {
+            database = try Database(path: path, mode: readOnly ? .readOnly : .readWrite)
+            try checkSchema(readOnly: readOnly)
+        } catch {
+            throw StoreError.from(error, path: path)
+        }
+    }
+
+    private init(creating path: String) throws {
+        self.path = path
+        database = try Database(path: path, mode: .create)
+        try database.execute("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF;")
+        try database.transaction {
+            try database.execute(Schema.create)
+            try setMeta("schema_version", String(Schema.version))
+        }
+    }
+
+    /// Creates a new, empty database at `path` (which must not exist).
+    public static func create(at path: String) throws -> Store {
+        do { return try Store(creating: path) } catch { throw StoreError.from(error, path: path) }
+    }
+
+    private func checkSchema(readOnly: Bool) throws {
+        // Reading sqlite_master also proves the file is a database at all.
+        let hasMeta = try database.rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+        guard !hasMeta.isEmpty, let version = meta("schema_version").flatMap(Int.init) else {
+            throw StoreError.notPokesearch(path: path)
+        }
+        if version > Schema.version { throw StoreError.newerSchema(path: path, found: version, supported: Schema.version) }
+        if version < Schema.version && !readOnly {
+            try database.transaction {
+                for step in version..<Schema.version {
+                    if let sql = Schema.migrations[step] { try database.execute(sql) }
+                }
+                try setMeta("schema_version", String(Schema.version))
+            }
+        }
+    }
+
+    // MARK: Metadata
+
+    public func meta(_ key: String) -> String? {
+        (try? database.rows("SELECT value FROM meta WHERE key = ?", .text(key)))?.first?.first?.textValue
+    }
+
+    public func setMeta(_ key: String, _ value: String) throws {
+        try database.run("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                         .text(key), .text(value))
+    }
+
+    // MARK: Corpus
+
+    /// Writes every corpus table (call inside a transaction when building).
+    public func writeCorpus(_ corpus: CorpusTables) throws {
+        for table in Schema.corpusTables {
+            let source = try corpus.table(table.name)
+            let positions = try table.columns.map { column in try source.index(of: column.0, in: "\(table.name).tsv") }
+            let columns = table.columns.map { "\"\($0.0)\"" }.joined(separator: ", ")
+            let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
+            let insert = try database.prepare("INSERT INTO \(table.name) (\(columns)) VALUES (\(placeholders))")
+            for row in source.rows {
+                try insert.run(zip(positions, table.columns).map { position, column in
+                    let text = row[position]
+                    if text.isEmpty { return .null }
+                    if column.1 == "INTEGER", let number = Int64(text) { return .integer(number) }
+                    return .text(text)
+                })
+            }
+        }
+    }
+
+    /// Reads the corpus tables back, exactly as they were written.
+    public func readCorpusTables() throws -> CorpusTables {
+        var tables: [String: Table] = [:]
+        for table in Schema.corpusTables {
+            let columns = table.columns.map { "\"\($0.0)\"" }.joined(separator: ", ")
+            let select = try database.prepare("SELECT \(columns) FROM \(table.name) ORDER BY rowid")
+            var result = Table(columns: table.columns.map(\.0))
+            while try select.step() {
+                result.rows.append((0..<table.columns.count).map { select.text($0) ?? "" })
+            }
+            tables[table.name] = result
+        }
+        return CorpusTables(tables: tables)
+    }
+
+    public func writeEntities(_ entities: [Entity]) throws {
+        let insert = try database.prepare("INSERT INTO entity (doc, kind, id, slug) VALUES (?, ?, ?, ?)")
+        for e in entities { try insert.run([.integer(Int64(e.doc)), .text(e.kind.rawValue), .integer(Int64(e.id)), .text(e.slug)]) }
+    }
+
+    public func readEntities() throws -> [Entity] {
+        let select = try database.prepare("SELECT doc, kind, id, slug FROM entity ORDER BY doc")
+        var rows: [Entity] = []
+        while try select.step() {
+            guard let kind = Kind(rawValue: select.text(1) ?? "") else { continue }
+            rows.append(Entity(doc: select.int(0), kind: kind, id: select.int(2), slug: select.text(3) ?? ""))
+        }
+        return rows
+    }
+
+    public func writeFoldedNames(_ names: [FoldedName]) throws {
+        let insert = try database.prepare(
+            "INSERT INTO folded_name (doc, lang, raw, folded, compact, translit) VALUES (?, ?, ?, ?, ?, ?)")
+        for n in names {
+            try insert.run([.integer(Int64(n.doc)), .text(n.language), .text(n.raw), .text(n.folded), .text(n.compact),
+                            n.translit.map(SQLValue.text) ?? .null])
+        }
+    }
+
+    public func readFoldedNames() throws -> [FoldedName] {
+        let select = try database.prepare("SELECT doc, lang, raw, folded, compact, translit FROM folded_name ORDER BY rowid")
+        var rows: [FoldedName] = []
+        while try select.step() {
+            rows.append(FoldedName(doc: select.int(0), language: select.text(1) ?? "", raw: select.text(2) ?? "",
+                                      folded: select.text(3) ?? "", compact: select.text(4) ?? "", translit: select.text(5)))
+        }
+        return rows
+    }
+
+    /// Fills the FTS5 tables: one row per (document, text).
+    public func writeFullText(names: [(doc: Int, text: String)], fields: [(doc: Int, text: String)]) throws {
+        let insertName = try database.prepare("INSERT INTO name_fts (text, doc) VALUES (?, ?)")
+        for row in names { try insertName.run([.text(row.text), .integer(Int64(row.doc))]) }
+        let insertField = try database.prepare("INSERT INTO field_fts (text, doc) VALUES (?, ?)")
+        for row in fields { try insertField.run([.text(row.text), .integer(Int64(row.doc))]) }
+    }
+
+    /// Documents whose names contain `folded` (at least 3 characters), by FTS5 trigram.
+    public func fullTextNameMatches(_ folded: String) throws -> Set<Int> {
+        try docs("SELECT DISTINCT doc FROM name_fts WHERE name_fts MATCH ?", ftsPhrase(folded))
+    }
+
+    /// Documents with a field word starting with `folded`, by FTS5 prefix query.
+    public func fullTextFieldMatches(_ folded: String) throws -> Set<Int> {
+        try docs("SELECT DISTINCT doc FROM field_fts WHERE field_fts MATCH ?", ftsPhrase(folded) + " *")
+    }
+
+    private func ftsPhrase(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    private func docs(_ sql: String, _ argument: String) throws -> Set<Int> {
+        let select = try database.prepare(sql)
+        try select.bind([.text(argument)])
+        var result = Set<Int>()
+        while try select.step() { result.insert(select.int(0)) }
+        return result
+    }
+
+    // MARK: Persisted index
+
+    public func writeIndexSnapshot(format: Int, bytes: [UInt8]) throws {
+        try database.run("DELETE FROM index_snapshot")
+        try database.run("INSERT INTO index_snapshot (format, data) VALUES (?, ?)", .integer(Int64(format)), .blob(bytes))
+    }
+
+    /// The persisted index if it has the given format, handed to `body` without a copy.
+    public func withIndexSnapshot<R>(format: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        let select = try database.prepare("SELECT data FROM index_snapshot WHERE format = ?")
+        try select.bind([.integer(Int64(format))])
+        guard try select.step() else { return nil }
+        return try select.withBlob(0, body)
+    }
+
+    // MARK: Favourites and history
+
+    public func addFavourite(kind: Kind, slug: String) throws {
+        try database.run("INSERT OR IGNORE INTO favourite (kind, slug, added_at) VALUES (?, ?, ?)",
+                         .text(kind.rawValue), .text(slug), .real(Date().timeIntervalSince1970))
+    }
+
+    /// Returns whether it was a favourite.
+    @discardableResult
+    public func removeFavourite(kind: Kind, slug: String) throws -> Bool {
+        try database.run("DELETE FROM favourite WHERE kind = ? AND slug = ?", .text(kind.rawValue), .text(slug))
+        return database.changes > 0
+    }
+
+    public func favourites() throws -> [Favourite] {
+        try database.rows("SELECT kind, slug, added_at FROM favourite ORDER BY added_at, rowid").compactMap { row in
+            guard let kind = row[0].textValue.flatMap(Kind.init(rawValue:)), let slug = row[1].textValue else { return nil }
+            if case .real(let at) = row[2] { return Favourite(kind: kind, slug: slug, addedAt: at) }
+            return Favourite(kind: kind, slug: slug, addedAt: Double(row[2].intValue ?? 0))
+        }
+    }
+
+    public static let historyLimit = 50
+
+    /// Records a search, keeping the last 50 distinct ones.
+    public func recordHistory(_ query: String) throws {
+        try database.transaction {
+            try database.run(
+                "INSERT INTO history (query, searched_at) VALUES (?, ?) ON CONFLICT (query) DO UPDATE SET searched_at = excluded.searched_at",
+                .text(query), .real(Date().timeIntervalSince1970))
+            try database.run(
+                "DELETE FROM history WHERE query NOT IN (SELECT query FROM history ORDER BY searched_at DESC, rowid DESC LIMIT ?)",
+                .integer(Int64(Self.historyLimit)))
+        }
+    }
+
+    /// Recent searches, newest first.
+    public func history() throws -> [String] {
+        try database.rows("SELECT query FROM history ORDER BY searched_at DESC, rowid DESC").compactMap { $0[0].textValue }
+    }
+
+    public func clearHistory() throws { try database.run("DELETE FROM history") }
+
+    /// Copies favourites, history and the HTTP cache from another database (re-ingest).
+    public func copyUserData(from old: Store) throws {
+        for f in try old.favourites() {
+            try database.run("INSERT OR IGNORE INTO favourite (kind, slug, added_at) VALUES (?, ?, ?)",
+                             .text(f.kind.rawValue), .text(f.slug), .real(f.addedAt))
+        }
+        for row in try old.database.rows("SELECT query, searched_at FROM history") {
+            try database.run("INSERT OR REPLACE INTO history (query, searched_at) VALUES (?, ?)", row[0], row[1])
+        }
+        for row in try old.database.rows("SELECT url, etag, last_modified, body, fetched_at FROM http_cache") {
+            try database.run("INSERT OR REPLACE INTO http_cache (url, etag, last_modified, body, fetched_at) VALUES (?, ?, ?, ?, ?)",
+                             row[0], row[1], row[2], row[3], row[4])
+        }
+    }
+}
+
+extension Store {
+    /// Each document's folded field text, as stored in `field_fts`.
+    public func readFieldTexts() throws -> [(doc: Int, text: String)] {
+        let select = try database.prepare("SELECT doc, text FROM field_fts ORDER BY rowid")
+        var rows: [(doc: Int, text: String)] = []
+        while try select.step() { rows.append((select.int(0), select.text(1) ?? "")) }
+        return rows
+    }
+}

@@ -1,0 +1,3 @@
+import PokesearchCLI
+
+PokesearchCommand.main()
