@@ -161,17 +161,20 @@ private struct Reader {
             cosmeticForms[pokemonID, default: []].append(row)
         }
 
+        // A form is named only in the languages that name it ("Mega Charizard X", or the
+        // species name with the form's: "Shellos (East Sea)"); the bare species name there
+        // would make every form an exact match for its species. A form no language names
+        // takes the species names.
         func formDisplayNames(formID: Int?, species: Int) -> [Int: String] {
-            var result = speciesNames[species] ?? [:]
-            guard let formID, let perLanguage = formNames[formID] else { return result }
-            for (lang, form) in perLanguage {
+            var result: [Int: String] = [:]
+            for (lang, form) in formID.flatMap({ formNames[$0] }) ?? [:] {
                 if !form.pokemon.isEmpty {
                     result[lang] = form.pokemon
                 } else if !form.form.isEmpty, let base = speciesNames[species]?[lang] {
                     result[lang] = "\(base) (\(form.form))"
                 }
             }
-            return result
+            return result.isEmpty ? (speciesNames[species] ?? [:]) : result
         }
 
         var table = Table(columns: [

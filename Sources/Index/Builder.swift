@@ -113,112 +113,7 @@ public enum IndexBuilder {
             nameStart.append(UInt32(nameLanguage.count))
         }
 
-        // Keys → postings.
-        var keyPostings: [String: [UInt32]] = [:]
-        keyPostings.reserveCapacity(input.names.count * 3)
-        func add(_ key: Substring, _ posting: Posting) {
-            guard !key.isEmpty else { return }
-            keyPostings[String(key), default: []].append(posting.raw)
-        }
-        func addName(_ folded: String, _ compact: String, doc: Int, language: UInt32, transliterated: Bool) {
-            guard !folded.isEmpty else { return }
-            add(folded[...], Posting(doc: doc, language: language, role: .whole, transliterated: transliterated))
-            let words = Folding.words(folded)
-            if words.count > 1 {
-                add(compact[...], Posting(doc: doc, language: language, role: .compact, transliterated: transliterated))
-                add(words[0], Posting(doc: doc, language: language, role: .firstWord, transliterated: transliterated))
-                for word in words.dropFirst() {
-                    add(word, Posting(doc: doc, language: language, role: .laterWord, transliterated: transliterated))
-                }
-            }
-        }
-        for name in input.names {
-            guard name.doc < docCount, let language = Language.index(of: name.language) else { continue }
-            addName(name.folded, name.compact, doc: name.doc, language: UInt32(language), transliterated: false)
-            if let translit = name.translit, translit != name.folded {
-                addName(translit, Folding.compact(translit), doc: name.doc, language: UInt32(language), transliterated: true)
-            }
-        }
-        for field in input.fields where field.doc < docCount {
-            for word in Set(Folding.words(field.text)) {
-                add(word, Posting(doc: field.doc, language: Posting.noLanguage, role: .field, transliterated: false))
-            }
-        }
-        var sortedKeys = keyPostings.map { (bytes: Array($0.key.utf8), postings: $0.value) }
-        sortedKeys.sort { $0.bytes.lexicographicallyPrecedes($1.bytes) }
-        var keyBytes: [UInt8] = []
-        var keyOffsets: [UInt32] = [0]
-        var postingStart: [UInt32] = [0]
-        var postings: [UInt32] = []
-        var nameKeys: [UInt32] = []
-        keyOffsets.reserveCapacity(sortedKeys.count + 1)
-        for (index, entry) in sortedKeys.enumerated() {
-            keyBytes.append(contentsOf: entry.bytes)
-            keyOffsets.append(UInt32(keyBytes.count))
-            let list = Array(Set(entry.postings)).sorted()
-            postings.append(contentsOf: list)
-            postingStart.append(UInt32(postings.count))
-            if list.contains(where: { Posting(raw: $0).role != .field }) { nameKeys.append(UInt32(index)) }
-        }
-        let keys = StringPool(bytes: keyBytes, offsets: keyOffsets)
-
-        // Trie over the sorted keys, breadth first so each node's children are contiguous.
-        var nodeChildStart: [UInt32] = []
-        var nodeLabel: [UInt8] = [0]
-        var nodeKeyLow: [UInt32] = [0]
-        var nodeKeyHigh: [UInt32] = [UInt32(keys.count)]
-        var nodeDepth: [UInt16] = [0]
-        var next = 0
-        keyBytes.withUnsafeBufferPointer { bytes in
-            while next < nodeLabel.count {
-                let depth = Int(nodeDepth[next])
-                var low = Int(nodeKeyLow[next])
-                let high = Int(nodeKeyHigh[next])
-                nodeChildStart.append(UInt32(nodeLabel.count))
-                while low < high && keys.length(low) <= depth { low += 1 } // keys ending here
-                while low < high {
-                    let byte = bytes[Int(keyOffsets[low]) + depth]
-                    var end = low + 1
-                    while end < high && keys.length(end) > depth && bytes[Int(keyOffsets[end]) + depth] == byte { end += 1 }
-                    nodeLabel.append(byte)
-                    nodeKeyLow.append(UInt32(low))
-                    nodeKeyHigh.append(UInt32(end))
-                    nodeDepth.append(UInt16(depth + 1))
-                    low = end
-                }
-                next += 1
-            }
-        }
-        nodeChildStart.append(UInt32(nodeLabel.count))
-
-        // Trigrams over whole and compact names (each padded with two terminators so that
-        // one- and two-character substrings are found through gram ranges).
-        var gramPairs: [(UInt64, UInt32)] = []
-        for (index, entry) in sortedKeys.enumerated() {
-            guard entry.postings.contains(where: {
-                let role = Posting(raw: $0).role
-                return role == .whole || role == .compact
-            }) else { continue }
-            var scalars = String(decoding: entry.bytes, as: UTF8.self).unicodeScalars.map(\.value)
-            scalars.append(0)
-            scalars.append(0)
-            var seen = Set<UInt64>()
-            for i in 0..<(scalars.count - 2) {
-                let code = Trigram.code(scalars[i], scalars[i + 1], scalars[i + 2])
-                if seen.insert(code).inserted { gramPairs.append((code, UInt32(index))) }
-            }
-        }
-        gramPairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-        var gramCodes: [UInt64] = []
-        var gramStart: [UInt32] = []
-        var gramKeys: [UInt32] = []
-        gramKeys.reserveCapacity(gramPairs.count)
-        for (code, key) in gramPairs {
-            if gramCodes.last != code { gramCodes.append(code); gramStart.append(UInt32(gramKeys.count)) }
-            gramKeys.append(key)
-        }
-        gramStart.append(UInt32(gramKeys.count))
-
+        let keyIndex = KeyIndexBuilder.build(names: input.names, fields: input.fields, docCount: docCount)
         var abilitySlugByID: [Int32: String] = [:]
         for ability in corpus.abilities { abilitySlugByID[Int32(ability.id)] = ability.slug }
 
@@ -227,9 +122,10 @@ public enum IndexBuilder {
             slugs: StringPool(input.entities.map(\.slug)), nameStart: nameStart, nameLanguage: nameLanguage,
             nameTexts: StringPool(nameStrings), docTypes: docTypes, abilityStart: abilityStart, abilityRefs: abilityRefs,
             docColor: docColor, docHabitat: docHabitat, numbers: numbers, typeSlugs: typeSlugs, colorSlugs: colorSlugs,
-            habitatSlugs: habitatSlugs, abilitySlugByID: abilitySlugByID, keys: keys, postingStart: postingStart,
-            postings: postings, nodeChildStart: nodeChildStart, nodeLabel: nodeLabel, nodeKeyLow: nodeKeyLow,
-            nodeKeyHigh: nodeKeyHigh, gramCodes: gramCodes, gramStart: gramStart, gramKeys: gramKeys, nameKeys: nameKeys,
+            habitatSlugs: habitatSlugs, abilitySlugByID: abilitySlugByID, keys: keyIndex.keys,
+            postingStart: keyIndex.postingStart, postings: keyIndex.postings, nodeChildStart: keyIndex.nodeChildStart,
+            nodeDepth: keyIndex.nodeDepth, nodeKeyLow: keyIndex.nodeKeyLow, nodeKeyHigh: keyIndex.nodeKeyHigh,
+            gramCodes: keyIndex.gramCodes, gramStart: keyIndex.gramStart, gramKeys: keyIndex.gramKeys,
             buildMilliseconds: (monotonicSeconds() - start) * 1000)
     }
 }

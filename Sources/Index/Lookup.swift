@@ -2,14 +2,33 @@ import Glibc
 
 /// The primitive lookups over the key space that queries are made of.
 extension IndexSnapshot {
-    /// Keys that start with `prefix`: a contiguous range of key indexes.
+    /// Keys that start with `prefix`: a contiguous range of key indexes (binary search).
     public func keyRange(prefix: [UInt8]) -> Range<Int> {
-        var node = 0
-        for byte in prefix {
-            guard let child = child(of: node, label: byte) else { return 0..<0 }
-            node = child
+        keys.bytes.withUnsafeBufferPointer { bytes in
+            prefix.withUnsafeBufferPointer { p in
+                // -1: key sorts before the prefix; 0: key starts with it; 1: after.
+                @inline(__always) func compare(_ key: Int) -> Int32 {
+                    let start = Int(keys.offsets[key])
+                    let length = Int(keys.offsets[key + 1]) - start
+                    let n = min(length, p.count)
+                    let c = n == 0 ? 0 : memcmp(bytes.baseAddress! + start, p.baseAddress!, n)
+                    if c != 0 { return c < 0 ? -1 : 1 }
+                    return length < p.count ? -1 : 0
+                }
+                var low = 0, high = keys.count
+                while low < high {
+                    let mid = (low + high) >> 1
+                    if compare(mid) < 0 { low = mid + 1 } else { high = mid }
+                }
+                let first = low
+                high = keys.count
+                while low < high {
+                    let mid = (low + high) >> 1
+                    if compare(mid) <= 0 { low = mid + 1 } else { high = mid }
+                }
+                return first..<low
+            }
         }
-        return Int(nodeKeyLow[node])..<Int(nodeKeyHigh[node])
     }
 
     /// The key equal to `bytes`, if any.
@@ -17,18 +36,6 @@ extension IndexSnapshot {
         let range = keyRange(prefix: bytes)
         guard let first = range.first, keys.length(first) == bytes.count else { return nil }
         return first
-    }
-
-    @inline(__always) func child(of node: Int, label: UInt8) -> Int? {
-        var low = Int(nodeChildStart[node])
-        var high = Int(nodeChildStart[node + 1])
-        while low < high {
-            let mid = (low + high) >> 1
-            let l = nodeLabel[mid]
-            if l == label { return mid }
-            if l < label { low = mid + 1 } else { high = mid }
-        }
-        return nil
     }
 
     @inline(__always) public func postingRange(key: Int) -> Range<Int> {
@@ -126,82 +133,92 @@ func lowerBound(_ array: [UInt64], _ value: UInt64) -> Int {
     return low
 }
 
-/// Depth-first walk of the key trie, one Unicode scalar per step, carrying the rows of the
-/// optimal-string-alignment (restricted Damerau–Levenshtein) matrix and pruning every
-/// branch whose row minimum exceeds the edit budget.
+/// Depth-first walk of the radix trie, one Unicode scalar at a time (edges hold several
+/// bytes; scalars may span edges), carrying the rows of the optimal-string-alignment
+/// (restricted Damerau–Levenshtein) matrix and pruning every branch whose row minimum
+/// exceeds the edit budget. A node whose path is within budget of the whole term yields its
+/// key range: those keys have a prefix within that many edits.
 struct TypoSearch {
     let index: IndexSnapshot
     let term: [UInt32]
     let maxEdits: Int
     let asciiOnly: Bool
     var found: [(keys: Range<Int>, distance: Int)] = []
-    var rows: [[Int]]
-    var path: [UInt32] = []
-    /// Cap on trie nodes visited, so that no query can make this search unbounded.
-    var budget = 200_000
+    /// Matrix rows, one per scalar of the current path (row 0 is the empty path).
+    var rows: [Int]
+    var path: [UInt32]
+    let width: Int
+    let maxDepth: Int
+    /// Cap on scalars stepped, so that no term can make this search unbounded.
+    var budget = 100_000
 
     init(index: IndexSnapshot, term: [UInt32], maxEdits: Int, asciiOnly: Bool) {
         self.index = index
         self.term = term
         self.maxEdits = maxEdits
         self.asciiOnly = asciiOnly
-        rows = [Array(0...term.count)]
+        width = term.count + 1
+        // Past term length + budget scalars, every row minimum exceeds the budget.
+        maxDepth = term.count + maxEdits + 1
+        rows = [Int](repeating: 0, count: (maxDepth + 1) * width)
+        for j in 0..<width { rows[j] = j }
+        path = [UInt32](repeating: 0, count: maxDepth + 1)
     }
 
-    mutating func run() { visit(node: 0) }
+    mutating func run() { walk(node: 0, from: 0, scalars: 0, partial: 0, pending: 0, best: Int.max) }
 
-    private mutating func visit(node: Int) {
-        forEachScalarChild(of: node, byteNode: node, scalar: 0, remaining: 0)
-    }
-
-    /// Walks from `byteNode` through UTF-8 continuation bytes until a whole scalar is read,
-    /// then steps the matrix.
-    private mutating func forEachScalarChild(of node: Int, byteNode: Int, scalar: UInt32, remaining: Int) {
-        let start = Int(index.nodeChildStart[byteNode])
-        let end = Int(index.nodeChildStart[byteNode + 1])
-        for child in start..<end {
-            if budget <= 0 { return }
-            budget -= 1
-            let byte = index.nodeLabel[child]
-            if remaining > 0 {
-                let value = scalar << 6 | UInt32(byte & 0x3F)
-                if remaining == 1 { step(node: child, scalar: value) } else { forEachScalarChild(of: node, byteNode: child, scalar: value, remaining: remaining - 1) }
+    /// Reads the edge into `node` from byte `from`, stepping the matrix on each complete
+    /// scalar, then visits the children.
+    private mutating func walk(node: Int, from: Int, scalars: Int, partial: UInt32, pending: Int, best: Int) {
+        var scalars = scalars, partial = partial, pending = pending, best = best
+        let depth = Int(index.nodeDepth[node])
+        let keyStart = Int(index.keys.offsets[Int(index.nodeKeyLow[node])])
+        var position = from
+        while position < depth {
+            let byte = index.keys.bytes[keyStart + position]
+            position += 1
+            if pending > 0 {
+                partial = partial << 6 | UInt32(byte & 0x3F)
+                pending -= 1
+                if pending > 0 { continue }
             } else if byte < 0x80 {
-                step(node: child, scalar: UInt32(byte))
+                partial = UInt32(byte)
             } else {
-                if asciiOnly { return } // children are sorted: the rest are non-ASCII too
-                let (lead, count): (UInt32, Int) = byte >= 0xF0 ? (UInt32(byte & 0x07), 3) : byte >= 0xE0 ? (UInt32(byte & 0x0F), 2) : (UInt32(byte & 0x1F), 1)
-                forEachScalarChild(of: node, byteNode: child, scalar: lead, remaining: count)
+                if asciiOnly { return }
+                if byte >= 0xF0 { partial = UInt32(byte & 0x07); pending = 3 } else if byte >= 0xE0 { partial = UInt32(byte & 0x0F); pending = 2 } else { partial = UInt32(byte & 0x1F); pending = 1 }
+                continue
             }
+            budget -= 1
+            guard budget > 0, scalars < maxDepth, let distance = step(scalars: scalars, scalar: partial) else { return }
+            scalars += 1
+            if distance <= maxEdits && distance < best {
+                found.append((Int(index.nodeKeyLow[node])..<Int(index.nodeKeyHigh[node]), distance))
+                best = distance
+                if distance == 0 { return }
+            }
+        }
+        for child in Int(index.nodeChildStart[node])..<Int(index.nodeChildStart[node + 1]) {
+            walk(node: child, from: depth, scalars: scalars, partial: partial, pending: pending, best: best)
         }
     }
 
-    private mutating func step(node: Int, scalar: UInt32) {
-        let previous = rows[rows.count - 1]
-        let beforePrevious = rows.count >= 2 ? rows[rows.count - 2] : nil
-        let lastScalar = path.last
-        var row = [Int](repeating: 0, count: term.count + 1)
-        row[0] = previous[0] + 1
-        var minimum = row[0]
-        for j in 1...term.count {
+    /// Computes the matrix row for path length `scalars + 1`; nil when the branch is out of
+    /// budget, else the distance of the path to the whole term.
+    private mutating func step(scalars: Int, scalar: UInt32) -> Int? {
+        path[scalars] = scalar
+        let previous = scalars * width
+        let current = previous + width
+        rows[current] = rows[previous] + 1
+        var minimum = rows[current]
+        for j in 1..<width {
             let cost = term[j - 1] == scalar ? 0 : 1
-            var value = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
-            if let beforePrevious, let lastScalar, j >= 2, term[j - 1] == lastScalar, term[j - 2] == scalar {
-                value = min(value, beforePrevious[j - 2] + 1)
+            var value = min(rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + cost)
+            if scalars >= 1 && j >= 2 && term[j - 1] == path[scalars - 1] && term[j - 2] == scalar {
+                value = min(value, rows[previous - width + j - 2] + 1)
             }
-            row[j] = value
+            rows[current + j] = value
             minimum = min(minimum, value)
         }
-        guard minimum <= maxEdits else { return }
-        if row[term.count] <= maxEdits {
-            // This prefix is close enough: every key below it matches.
-            found.append((Int(index.nodeKeyLow[node])..<Int(index.nodeKeyHigh[node]), row[term.count]))
-            return
-        }
-        rows.append(row)
-        path.append(scalar)
-        forEachScalarChild(of: node, byteNode: node, scalar: 0, remaining: 0)
-        rows.removeLast()
-        path.removeLast()
+        return minimum <= maxEdits ? rows[current + width - 1] : nil
     }
 }

@@ -18,8 +18,8 @@ extension IndexSnapshot {
         let abilities = abilitySlugByID.sorted { $0.key < $1.key }
         w.array(abilities.map(\.key)); w.strings(abilities.map(\.value))
         w.pool(keys); w.array(postingStart); w.array(postings)
-        w.array(nodeChildStart); w.array(nodeLabel); w.array(nodeKeyLow); w.array(nodeKeyHigh)
-        w.array(gramCodes); w.array(gramStart); w.array(gramKeys); w.array(nameKeys)
+        w.array(nodeChildStart); w.array(nodeDepth); w.array(nodeKeyLow); w.array(nodeKeyHigh)
+        w.array(gramCodes); w.array(gramStart); w.array(gramKeys)
         w.scalar(buildMilliseconds.bitPattern)
         return w.bytes
     }
@@ -44,10 +44,10 @@ extension IndexSnapshot {
         guard let typeSlugs = r.strings(), let colorSlugs = r.strings(), let habitatSlugs = r.strings(),
               let abilityIDs: [Int32] = r.array(), let abilitySlugs = r.strings(), abilityIDs.count == abilitySlugs.count,
               let keys = r.pool(), let postingStart: [UInt32] = r.array(), let postings: [UInt32] = r.array(),
-              let nodeChildStart: [UInt32] = r.array(), let nodeLabel: [UInt8] = r.array(),
+              let nodeChildStart: [UInt32] = r.array(), let nodeDepth: [UInt16] = r.array(),
               let nodeKeyLow: [UInt32] = r.array(), let nodeKeyHigh: [UInt32] = r.array(),
               let gramCodes: [UInt64] = r.array(), let gramStart: [UInt32] = r.array(), let gramKeys: [UInt32] = r.array(),
-              let nameKeys: [UInt32] = r.array(), let buildBits = r.scalar(UInt64.self), r.isAtEnd
+              let buildBits = r.scalar(UInt64.self), r.isAtEnd
         else { return nil }
         // Cheap structural checks: every offset array must fit what it indexes.
         guard docKind.count == docCount, docID.count == docCount, docFlags.count == docCount, slugs.count == docCount,
@@ -55,8 +55,8 @@ extension IndexSnapshot {
               nameTexts.count == nameLanguage.count, docTypes.count == docCount * 2,
               abilityStart.count == docCount + 1, abilityStart.last.map(Int.init) == abilityRefs.count,
               postingStart.count == keys.count + 1, postingStart.last.map(Int.init) == postings.count,
-              nodeChildStart.count == nodeLabel.count + 1, nodeKeyLow.count == nodeLabel.count,
-              nodeKeyHigh.count == nodeLabel.count, gramStart.count == gramCodes.count + 1,
+              nodeChildStart.count == nodeDepth.count + 1, nodeKeyLow.count == nodeDepth.count,
+              nodeKeyHigh.count == nodeDepth.count, gramStart.count == gramCodes.count + 1,
               gramStart.last.map(Int.init) == gramKeys.count
         else { return nil }
         return IndexSnapshot(
@@ -66,8 +66,8 @@ extension IndexSnapshot {
             colorSlugs: colorSlugs, habitatSlugs: habitatSlugs,
             abilitySlugByID: Dictionary(uniqueKeysWithValues: zip(abilityIDs, abilitySlugs)),
             keys: keys, postingStart: postingStart, postings: postings, nodeChildStart: nodeChildStart,
-            nodeLabel: nodeLabel, nodeKeyLow: nodeKeyLow, nodeKeyHigh: nodeKeyHigh, gramCodes: gramCodes,
-            gramStart: gramStart, gramKeys: gramKeys, nameKeys: nameKeys,
+            nodeDepth: nodeDepth, nodeKeyLow: nodeKeyLow, nodeKeyHigh: nodeKeyHigh, gramCodes: gramCodes,
+            gramStart: gramStart, gramKeys: gramKeys,
             buildMilliseconds: Double(bitPattern: buildBits))
     }
 }

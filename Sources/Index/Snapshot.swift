@@ -93,7 +93,7 @@ public final class IndexSnapshot: Sendable {
 
     // Trie over keys
     public let nodeChildStart: [UInt32]
-    public let nodeLabel: [UInt8]
+    public let nodeDepth: [UInt16]
     public let nodeKeyLow: [UInt32]
     public let nodeKeyHigh: [UInt32]
 
@@ -101,8 +101,6 @@ public final class IndexSnapshot: Sendable {
     public let gramCodes: [UInt64]
     public let gramStart: [UInt32]
     public let gramKeys: [UInt32]
-    /// Keys that are names or words of names (not field words): what wildcards match.
-    public let nameKeys: [UInt32]
 
     public let buildMilliseconds: Double
 
@@ -111,8 +109,8 @@ public final class IndexSnapshot: Sendable {
          abilityStart: [UInt32], abilityRefs: [UInt16], docColor: [UInt8], docHabitat: [UInt8], numbers: [[Int32]],
          typeSlugs: [String], colorSlugs: [String], habitatSlugs: [String], abilitySlugByID: [Int32: String],
          keys: StringPool, postingStart: [UInt32], postings: [UInt32],
-         nodeChildStart: [UInt32], nodeLabel: [UInt8], nodeKeyLow: [UInt32], nodeKeyHigh: [UInt32],
-         gramCodes: [UInt64], gramStart: [UInt32], gramKeys: [UInt32], nameKeys: [UInt32], buildMilliseconds: Double) {
+         nodeChildStart: [UInt32], nodeDepth: [UInt16], nodeKeyLow: [UInt32], nodeKeyHigh: [UInt32],
+         gramCodes: [UInt64], gramStart: [UInt32], gramKeys: [UInt32], buildMilliseconds: Double) {
         self.docCount = docCount
         self.docKind = docKind
         self.docID = docID
@@ -135,13 +133,12 @@ public final class IndexSnapshot: Sendable {
         self.postingStart = postingStart
         self.postings = postings
         self.nodeChildStart = nodeChildStart
-        self.nodeLabel = nodeLabel
+        self.nodeDepth = nodeDepth
         self.nodeKeyLow = nodeKeyLow
         self.nodeKeyHigh = nodeKeyHigh
         self.gramCodes = gramCodes
         self.gramStart = gramStart
         self.gramKeys = gramKeys
-        self.nameKeys = nameKeys
         self.buildMilliseconds = buildMilliseconds
     }
 
@@ -200,8 +197,8 @@ public final class IndexSnapshot: Sendable {
         total += nameLanguage.count + nameTexts.byteSize + docTypes.count + abilityStart.count * 4 + abilityRefs.count * 2
         total += docColor.count + docHabitat.count + numbers.reduce(0) { $0 + $1.count * 4 }
         total += keys.byteSize + postingStart.count * 4 + postings.count * 4
-        total += nodeChildStart.count * 4 + nodeLabel.count + nodeKeyLow.count * 4 + nodeKeyHigh.count * 4
-        total += gramCodes.count * 8 + gramStart.count * 4 + gramKeys.count * 4 + nameKeys.count * 4
+        total += nodeChildStart.count * 4 + nodeDepth.count * 2 + nodeKeyLow.count * 4 + nodeKeyHigh.count * 4
+        total += gramCodes.count * 8 + gramStart.count * 4 + gramKeys.count * 4
         return total
     }
 }

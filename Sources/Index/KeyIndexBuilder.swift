@@ -1,0 +1,210 @@
+import Corpus
+import Folding
+import Glibc
+
+/// The key space of the index: sorted keys, their postings, the radix trie over them and
+/// the trigram postings over whole names.
+struct KeyIndex {
+    var keys: StringPool
+    var postingStart: [UInt32]
+    var postings: [UInt32]
+    var nodeChildStart: [UInt32]
+    var nodeDepth: [UInt16]
+    var nodeKeyLow: [UInt32]
+    var nodeKeyHigh: [UInt32]
+    var gramCodes: [UInt64]
+    var gramStart: [UInt32]
+    var gramKeys: [UInt32]
+}
+
+enum KeyIndexBuilder {
+    static func build(names: [FoldedName], fields: [(doc: Int, text: String)], docCount: Int) -> KeyIndex {
+        var table = KeyTable(expectedCount: 100_000)
+        var pairs: [UInt64] = []   // key id << 32 | posting
+        pairs.reserveCapacity(names.count * 5 + fields.count * 60)
+
+        func add(_ bytes: UnsafeBufferPointer<UInt8>, _ posting: Posting) {
+            guard !bytes.isEmpty else { return }
+            pairs.append(UInt64(table.intern(bytes)) << 32 | UInt64(posting.raw))
+        }
+        /// The whole name, and for names of several words the compact form and each word.
+        func addName(_ folded: String, _ compact: String, doc: Int, language: UInt32, transliterated: Bool) {
+            var folded = folded
+            var compact = compact
+            folded.withUTF8 { text in
+                add(text, Posting(doc: doc, language: language, role: .whole, transliterated: transliterated))
+                guard text.contains(0x20) else { return }
+                compact.withUTF8 { add($0, Posting(doc: doc, language: language, role: .compact, transliterated: transliterated)) }
+                var start = 0
+                var first = true
+                for i in 0...text.count where i == text.count || text[i] == 0x20 {
+                    if i > start {
+                        let role: KeyRole = first ? .firstWord : .laterWord
+                        add(UnsafeBufferPointer(rebasing: text[start..<i]), Posting(doc: doc, language: language, role: role, transliterated: transliterated))
+                        first = false
+                    }
+                    start = i + 1
+                }
+            }
+        }
+        for name in names {
+            guard name.doc < docCount, let language = Language.index(of: name.language) else { continue }
+            addName(name.folded, name.compact, doc: name.doc, language: UInt32(language), transliterated: false)
+            if let translit = name.translit, translit != name.folded {
+                addName(translit, Folding.compact(translit), doc: name.doc, language: UInt32(language), transliterated: true)
+            }
+        }
+        for field in fields where field.doc < docCount {
+            var text = field.text
+            text.withUTF8 { bytes in
+                var start = 0
+                for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x20 {
+                    if i > start {
+                        add(UnsafeBufferPointer(rebasing: bytes[start..<i]),
+                            Posting(doc: field.doc, language: Posting.noLanguage, role: .field, transliterated: false))
+                    }
+                    start = i + 1
+                }
+            }
+        }
+
+        // Sort the keys byte-wise; renumber the postings by sorted rank.
+        let keyCount = table.count
+        let arena = table.arena
+        let offsets = table.offsets
+        var order = Array(0..<keyCount)
+        arena.withUnsafeBufferPointer { a in
+            let base = a.baseAddress!
+            order.sort { x, y in
+                let xs = Int(offsets[x]), xl = Int(offsets[x + 1]) - xs
+                let ys = Int(offsets[y]), yl = Int(offsets[y + 1]) - ys
+                let c = memcmp(base + xs, base + ys, min(xl, yl))
+                return c != 0 ? c < 0 : xl < yl
+            }
+        }
+        var rank = [UInt32](repeating: 0, count: keyCount)
+        var keyBytes: [UInt8] = []
+        keyBytes.reserveCapacity(arena.count)
+        var keyOffsets: [UInt32] = [0]
+        keyOffsets.reserveCapacity(keyCount + 1)
+        for (position, id) in order.enumerated() {
+            rank[id] = UInt32(position)
+            keyBytes.append(contentsOf: arena[Int(offsets[id])..<Int(offsets[id + 1])])
+            keyOffsets.append(UInt32(keyBytes.count))
+        }
+        for i in pairs.indices { pairs[i] = UInt64(rank[Int(pairs[i] >> 32)]) << 32 | (pairs[i] & 0xFFFF_FFFF) }
+        pairs.sort()
+        var postingStart = [UInt32](repeating: 0, count: keyCount + 1)
+        var postings: [UInt32] = []
+        postings.reserveCapacity(pairs.count)
+        var previous = UInt64.max
+        for pair in pairs where pair != previous {
+            previous = pair
+            postings.append(UInt32(truncatingIfNeeded: pair))
+            postingStart[Int(pair >> 32) + 1] = UInt32(postings.count)
+        }
+        for i in 1..<postingStart.count where postingStart[i] < postingStart[i - 1] { postingStart[i] = postingStart[i - 1] }
+        let keys = StringPool(bytes: keyBytes, offsets: keyOffsets)
+
+        let trie = buildTrie(keys)
+        let grams = buildTrigrams(keys, postingStart: postingStart, postings: postings)
+        return KeyIndex(keys: keys, postingStart: postingStart, postings: postings, nodeChildStart: trie.childStart,
+                        nodeDepth: trie.depth, nodeKeyLow: trie.low, nodeKeyHigh: trie.high,
+                        gramCodes: grams.codes, gramStart: grams.start, gramKeys: grams.keys)
+    }
+
+    /// A radix trie over sorted keys, breadth first so that each node's children are
+    /// contiguous. A node is the set of keys sharing its path (a key range) and its depth:
+    /// the edge into it is bytes [parent depth, depth) of any of its keys.
+    static func buildTrie(_ keys: StringPool) -> (childStart: [UInt32], depth: [UInt16], low: [UInt32], high: [UInt32]) {
+        var childStart: [UInt32] = []
+        var depth: [UInt16] = [0]
+        var low: [UInt32] = [0]
+        var high: [UInt32] = [UInt32(keys.count)]
+        keys.bytes.withUnsafeBufferPointer { bytes in
+            let offsets = keys.offsets
+            @inline(__always) func length(_ k: Int) -> Int { Int(offsets[k + 1] - offsets[k]) }
+            @inline(__always) func byte(_ k: Int, _ d: Int) -> UInt8 { bytes[Int(offsets[k]) + d] }
+            func commonPrefix(_ a: Int, _ b: Int) -> Int {
+                let n = min(length(a), length(b))
+                var i = 0
+                while i < n && byte(a, i) == byte(b, i) { i += 1 }
+                return i
+            }
+            var next = 0
+            while next < depth.count {
+                let d = Int(depth[next])
+                var i = Int(low[next])
+                let end = Int(high[next])
+                childStart.append(UInt32(depth.count))
+                while i < end && length(i) <= d { i += 1 } // the key that ends here
+                while i < end {
+                    let b = byte(i, d)
+                    var j = i + 1
+                    while j < end && byte(j, d) == b { j += 1 }
+                    let childDepth = j - i == 1 ? length(i) : commonPrefix(i, j - 1)
+                    depth.append(UInt16(clamping: childDepth))
+                    low.append(UInt32(i))
+                    high.append(UInt32(j))
+                    i = j
+                }
+                next += 1
+            }
+        }
+        childStart.append(UInt32(depth.count))
+        return (childStart, depth, low, high)
+    }
+
+    /// Trigram postings over whole-name keys (each padded with two zero scalars so one- and
+    /// two-scalar substrings are found through gram ranges), sorted by gram code.
+    static func buildTrigrams(_ keys: StringPool, postingStart: [UInt32], postings: [UInt32])
+        -> (codes: [UInt64], start: [UInt32], keys: [UInt32]) {
+        var gramID: [UInt64: Int32] = [:]
+        gramID.reserveCapacity(60_000)
+        var codes: [UInt64] = []
+        var pairs: [(gram: Int32, key: UInt32)] = []
+        pairs.reserveCapacity(keys.count * 8)
+        var scalars: [UInt32] = []
+        var seen: [UInt64] = []
+        for key in 0..<keys.count {
+            let isWholeName = (Int(postingStart[key])..<Int(postingStart[key + 1])).contains {
+                Posting(raw: postings[$0]).role == .whole
+            }
+            guard isWholeName else { continue }
+            scalars.removeAll(keepingCapacity: true)
+            for scalar in String(decoding: keys.bytes[keys.range(key)], as: UTF8.self).unicodeScalars { scalars.append(scalar.value) }
+            scalars.append(0)
+            scalars.append(0)
+            seen.removeAll(keepingCapacity: true)
+            for i in 0..<(scalars.count - 2) {
+                let code = Trigram.code(scalars[i], scalars[i + 1], scalars[i + 2])
+                if seen.contains(code) { continue }
+                seen.append(code)
+                let id: Int32
+                if let existing = gramID[code] {
+                    id = existing
+                } else {
+                    id = Int32(codes.count)
+                    gramID[code] = id
+                    codes.append(code)
+                }
+                pairs.append((id, UInt32(key)))
+            }
+        }
+        // Counting sort by code order; keys stay ascending within each gram.
+        let sortedIDs = codes.indices.sorted { codes[$0] < codes[$1] }
+        var position = [Int32](repeating: 0, count: codes.count)
+        for (p, id) in sortedIDs.enumerated() { position[id] = Int32(p) }
+        var start = [UInt32](repeating: 0, count: codes.count + 1)
+        for pair in pairs { start[Int(position[Int(pair.gram)]) + 1] += 1 }
+        for i in 1..<start.count { start[i] += start[i - 1] }
+        var fill = start
+        var gramKeys = [UInt32](repeating: 0, count: pairs.count)
+        for pair in pairs {
+            let p = Int(position[Int(pair.gram)])
+            gramKeys[Int(fill[p])] = pair.key
+            fill[p] += 1
+        }
+        return (sortedIDs.map { codes[$0] }, start, gramKeys)
+    }
+}
