@@ -13,10 +13,3 @@ let built = try Catalog.buildIndex(store)
 let t3 = monotonicSeconds()
 print("open \((t1-t0)*1000) load \((t2-t1)*1000) build(all) \((t3-t2)*1000) builder \(built.buildMilliseconds)")
 print("docs \(s.docCount) keys \(s.keys.count) keybytes \(s.keys.bytes.count) postings \(s.postings.count) nodes \(s.nodeDepth.count) grams \(s.gramCodes.count) gramKeys \(s.gramKeys.count) names \(s.nameLanguage.count) nameBytes \(s.nameTexts.bytes.count) total \(s.byteSize)")
-let t4 = monotonicSeconds()
-var bytes: [UInt8] = []
-_ = try store.withIndexSnapshot(format: IndexSnapshot.formatVersion) { buffer in bytes = Array(buffer) }
-let t5 = monotonicSeconds()
-let again = bytes.withUnsafeBytes { IndexSnapshot.deserialize($0) }
-let t6 = monotonicSeconds()
-print("blob read \((t5-t4)*1000) deserialize \((t6-t5)*1000) \(again != nil)")

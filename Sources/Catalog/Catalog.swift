@@ -55,8 +55,8 @@ public final class Catalog {
     /// another format.
     public static func loadIndex(_ store: Store) throws -> IndexSnapshot {
         do {
-            if let snapshot = try store.withIndexSnapshot(format: IndexSnapshot.formatVersion, IndexSnapshot.deserialize),
-               let snapshot {
+            if let blob = try store.indexSnapshotBlob(format: IndexSnapshot.formatVersion),
+               let snapshot = IndexSnapshot.deserialize(from: BlobSource(blob: blob)) {
                 return snapshot
             }
             return try buildIndex(store)
@@ -80,4 +80,11 @@ public final class Catalog {
     public func favouriteDocs() -> Set<Int> {
         Set(((try? store.favourites()) ?? []).compactMap { index.doc(kind: $0.kind, slug: $0.slug) })
     }
+}
+
+/// A SQLite blob as a source of index bytes.
+struct BlobSource: ByteSource {
+    let blob: Blob
+    var count: Int { blob.count }
+    func read(into destination: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool { blob.read(into: destination, at: offset) }
 }

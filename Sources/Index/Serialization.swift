@@ -27,7 +27,12 @@ extension IndexSnapshot {
     /// Reads a snapshot written by `serialized()`; nil if the bytes are not one (wrong
     /// magic or version, truncated, inconsistent), so the caller rebuilds instead.
     public static func deserialize(_ buffer: UnsafeRawBufferPointer) -> IndexSnapshot? {
-        var r = BinaryReader(buffer: buffer)
+        deserialize(from: MemorySource(buffer: buffer))
+    }
+
+    /// Reads a snapshot from any byte source (a SQLite blob reads straight into the arrays).
+    public static func deserialize(from source: some ByteSource) -> IndexSnapshot? {
+        var r = BinaryReader(source: source)
         guard r.scalar(UInt32.self) == magic, r.scalar(UInt32.self) == UInt32(formatVersion),
               let docCount = r.scalar(UInt64.self).map(Int.init) else { return nil }
         guard let docKind: [UInt8] = r.array(), let docID: [Int32] = r.array(), let docFlags: [UInt8] = r.array(),
@@ -92,31 +97,51 @@ struct BinaryWriter {
     mutating func strings(_ strings: [String]) { pool(StringPool(strings)) }
 }
 
-struct BinaryReader {
+/// Random-access bytes to deserialize from.
+public protocol ByteSource {
+    var count: Int { get }
+    /// Copies `destination.count` bytes starting at `offset`; false on failure.
+    func read(into destination: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool
+}
+
+public struct MemorySource: ByteSource {
     let buffer: UnsafeRawBufferPointer
+    public init(buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
+    public var count: Int { buffer.count }
+    public func read(into destination: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
+        guard offset >= 0, offset + destination.count <= buffer.count else { return false }
+        if destination.count > 0 { destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + destination.count)])) }
+        return true
+    }
+}
+
+struct BinaryReader<Source: ByteSource> {
+    let source: Source
     var offset = 0
 
-    var isAtEnd: Bool { offset == buffer.count }
+    var isAtEnd: Bool { offset == source.count }
 
     mutating func scalar<T: FixedWidthInteger>(_: T.Type) -> T? {
-        guard offset + MemoryLayout<T>.size <= buffer.count else { return nil }
-        let value = buffer.loadUnaligned(fromByteOffset: offset, as: T.self)
+        var value = T.zero
+        let ok = withUnsafeMutableBytes(of: &value) { source.read(into: $0, at: offset) }
+        guard ok else { return nil }
         offset += MemoryLayout<T>.size
         return T(littleEndian: value)
     }
 
     mutating func array<T: FixedWidthInteger>() -> [T]? {
-        guard let count = scalar(UInt64.self), count <= UInt64(buffer.count) else { return nil }
+        guard let count = scalar(UInt64.self), count <= UInt64(source.count) else { return nil }
         let size = Int(count) * MemoryLayout<T>.stride
-        guard offset + size <= buffer.count else { return nil }
+        guard offset + size <= source.count else { return nil }
+        var ok = true
         let start = offset
-        offset += size
-        return [T](unsafeUninitializedCapacity: Int(count)) { destination, initialized in
-            if size > 0 {
-                UnsafeMutableRawBufferPointer(destination).copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[start..<(start + size)]))
-            }
-            initialized = Int(count)
+        let result = [T](unsafeUninitializedCapacity: Int(count)) { destination, initialized in
+            ok = source.read(into: UnsafeMutableRawBufferPointer(destination), at: start)
+            initialized = ok ? Int(count) : 0
         }
+        guard ok else { return nil }
+        offset += size
+        return result
     }
 
     mutating func pool() -> StringPool? {

@@ -103,6 +103,28 @@ public final class Database {
     }
 
     public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Opens a blob for incremental reading, so large values are copied once, straight
+    /// into the caller's memory.
+    public func openBlob(table: String, column: String, rowid: Int64) throws -> Blob {
+        var blob: OpaquePointer?
+        let code = sqlite3_blob_open(handle, "main", table, column, rowid, 0, &blob)
+        guard code == SQLITE_OK, let blob else { throw error(code, sql: "blob \(table).\(column) row \(rowid)") }
+        return Blob(handle: blob)
+    }
+}
+
+public final class Blob {
+    let handle: OpaquePointer
+    init(handle: OpaquePointer) { self.handle = handle }
+    deinit { sqlite3_blob_close(handle) }
+
+    public var count: Int { Int(sqlite3_blob_bytes(handle)) }
+
+    public func read(into destination: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
+        guard destination.count > 0 else { return true }
+        return sqlite3_blob_read(handle, destination.baseAddress, Int32(destination.count), Int32(offset)) == SQLITE_OK
+    }
 }
 
 public final class Statement {

@@ -50,6 +50,8 @@ public final class Store {
         self.path = path
         do {
             database = try Database(path: path, mode: readOnly ? .readOnly : .readWrite)
+            // Reads through mmap: the index blob is megabytes of overflow pages.
+            try database.execute("PRAGMA mmap_size = 268435456")
             try checkSchema(readOnly: readOnly)
         } catch {
             throw StoreError.from(error, path: path)
@@ -204,12 +206,12 @@ public final class Store {
         try database.run("INSERT INTO index_snapshot (format, data) VALUES (?, ?)", .integer(Int64(format)), .blob(bytes))
     }
 
-    /// The persisted index if it has the given format, handed to `body` without a copy.
-    public func withIndexSnapshot<R>(format: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
-        let select = try database.prepare("SELECT data FROM index_snapshot WHERE format = ?")
+    /// The persisted index blob if it has the given format, for incremental reading.
+    public func indexSnapshotBlob(format: Int) throws -> Blob? {
+        let select = try database.prepare("SELECT rowid FROM index_snapshot WHERE format = ?")
         try select.bind([.integer(Int64(format))])
         guard try select.step() else { return nil }
-        return try select.withBlob(0, body)
+        return try database.openBlob(table: "index_snapshot", column: "data", rowid: Int64(select.int(0)))
     }
 
     // MARK: Favourites and history
