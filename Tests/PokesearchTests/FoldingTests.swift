@@ -1,8 +1,80 @@
+import Folding
 import Testing
-@testable import Folding
 
-@Test func foldProbe() {
-    for s in ["Farfetch’d", "Mr. Mime", "Porygon-Z", "Nidoran♀", "Type: Null", "Flabébé", "Poké Ball", "ピカチュウ", "ぴかちゅう", "ｶﾞﾌﾞﾘｱｽ", "ＰＩＫＡＣＨＵ", "피카츄", "皮卡丘", "Straße", "Ñandú"] {
-        print(s, "→", Folding.fold(s), "|", Folding.compact(Folding.fold(s)), "|", Folding.transliterate(s) ?? "-")
+@Suite("Folding")
+struct FoldingTests {
+    /// Real names from every script PokeAPI carries: (raw, folded, compact).
+    static let cases: [(String, String, String)] = [
+        ("Pikachu", "pikachu", "pikachu"),
+        ("Farfetch’d", "farfetchd", "farfetchd"),
+        ("Farfetch'd", "farfetchd", "farfetchd"),
+        ("Mr. Mime", "mr mime", "mrmime"),
+        ("Porygon-Z", "porygon z", "porygonz"),
+        ("Nidoran♀", "nidoran f", "nidoranf"),
+        ("Nidoran♂", "nidoran m", "nidoranm"),
+        ("Type: Null", "type null", "typenull"),
+        ("Typ:Null", "typ null", "typnull"),
+        ("Flabébé", "flabebe", "flabebe"),
+        ("Poké Ball", "poke ball", "pokeball"),
+        ("Évoli", "evoli", "evoli"),
+        ("Méga-Dracaufeu X", "mega dracaufeu x", "megadracaufeux"),
+        ("Östliches Schalellos", "ostliches schalellos", "ostlichesschalellos"),
+        ("Straße", "strasse", "strasse"),
+        ("Čarmander", "carmander", "carmander"),
+        ("ＰＩＫＡＣＨＵ", "pikachu", "pikachu"),
+        ("ピカチュウ", "ピカチュウ", "ピカチュウ"),
+        ("ぴかちゅう", "ピカチュウ", "ピカチュウ"),
+        ("ｶﾞﾌﾞﾘｱｽ", "ガブリアス", "ガブリアス"),
+        ("ガブリアス", "ガブリアス", "ガブリアス"),
+        ("カブリアス", "カブリアス", "カブリアス"),
+        ("タイプ：ヌル", "タイプ ヌル", "タイプヌル"),
+        ("피카츄", "피카츄", "피카츄"),
+        ("皮卡丘", "皮卡丘", "皮卡丘"),
+        ("噴火龍", "噴火龍", "噴火龍"),
+        ("  Mime   Jr.  ", "mime jr", "mimejr"),
+        ("Zygarde 10%", "zygarde 10", "zygarde10"),
+        ("", "", ""),
+    ]
+
+    @Test(arguments: cases)
+    func folds(_ raw: String, _ folded: String, _ compact: String) {
+        #expect(Folding.fold(raw) == folded)
+        #expect(Folding.compact(Folding.fold(raw)) == compact)
+    }
+
+    static let transliterations: [(String, String?)] = [
+        ("ピカチュウ", "pikachuu"),
+        ("ぴかちゅう", "pikachuu"),
+        ("イーブイ", "ibui"),
+        ("피카츄", "pikachyu"),
+        ("이브이", "ibeu i"), // ICU marks the syllable break: 이브-이
+        ("皮卡丘", "pi ka qiu"),
+        ("伊布", "yi bu"),
+        ("Pikachu", nil),
+        ("Flabébé", nil),
+    ]
+
+    @Test(arguments: transliterations)
+    func transliterates(_ raw: String, _ latin: String?) {
+        #expect(Folding.transliterate(raw) == latin)
+    }
+
+    @Test func katakanaAndHiraganaFoldToOneKey() {
+        #expect(Folding.fold("イーブイ") == Folding.fold("いーぶい"))
+        #expect(Folding.fold("ガ") != Folding.fold("カ"), "voicing marks are not diacritics to drop")
+    }
+
+    @Test func foldingIsThreadSafe() async {
+        await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<32 {
+                group.addTask { (0..<50).allSatisfy { _ in Folding.transliterate("ピカチュウ") == "pikachuu" && Folding.fold("Évoli") == "evoli" } }
+            }
+            for await ok in group { #expect(ok) }
+        }
+    }
+
+    @Test func foldedNameHasEveryForm() {
+        let name = FoldedName(doc: 7, language: "ja", raw: "リザードン")
+        #expect(name.folded == "リザードン" && name.compact == "リザードン" && name.translit == "rizadon")
     }
 }

@@ -1,0 +1,83 @@
+import Catalog
+import Corpus
+import Foundation
+import Query
+import Store
+import Synchronization
+import Testing
+
+/// Paths and shared fixtures for the tests.
+enum Fixture {
+    /// The checkout: Tests/PokesearchTests/Support.swift → ../../
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let corpusDirectory = root.appendingPathComponent("corpus")
+    /// PokeAPI's CSV tables beside the checkout, when this machine has them.
+    static let sharedCSV = root.deletingLastPathComponent().appendingPathComponent("shared/pokeapi-csv")
+    static var hasSharedCSV: Bool { FileManager.default.fileExists(atPath: sharedCSV.appendingPathComponent("pokemon.csv").path) }
+    static let binary = root.appendingPathComponent(".build/debug/pokesearch")
+
+    static let corpusTables: CorpusTables = try! TSV.readCorpus(from: corpusDirectory)
+    static let corpus: Corpus = try! Corpus(tables: corpusTables)
+
+    /// One ingested database for the whole test run (ingest is the slow part of a debug
+    /// build); tests that write make their own.
+    static let database: String = {
+        let path = temporaryDirectory("shared-db") + "/pokesearch.sqlite"
+        _ = try! Ingest.run(tables: corpusTables, source: "test corpus", databasePath: path)
+        return path
+    }()
+
+    static let engine: SearchEngine = {
+        let store = try! Store(path: database, readOnly: true)
+        return SearchEngine(index: try! Catalog.loadIndex(store))
+    }()
+
+    static func temporaryDirectory(_ label: String) -> String {
+        let path = NSTemporaryDirectory() + "pokesearch-tests-\(getpid())-\(label)-\(UUID().uuidString.prefix(8))"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// A fresh copy of the shared database, for a test that writes.
+    static func copyOfDatabase(_ label: String) -> String {
+        let path = temporaryDirectory(label) + "/pokesearch.sqlite"
+        try! FileManager.default.copyItem(atPath: database, toPath: path)
+        return path
+    }
+}
+
+/// What a run of the built binary did.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+}
+
+/// Runs the built `pokesearch` with a clean environment (plus `environment`).
+func pokesearch(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Run {
+    let process = Process()
+    process.executableURL = Fixture.binary
+    process.arguments = arguments
+    var env = ["PATH": "/usr/bin:/bin", "HOME": Fixture.temporaryDirectory("home"), "POKESEARCH_NO_HISTORY": "1",
+               "POKESEARCH_SOCKET": "/nonexistent/pokesearch-test.sock"]
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    // Output goes to files: nothing to drain while waiting, whatever its size.
+    let directory = Fixture.temporaryDirectory("run")
+    let outURL = URL(fileURLWithPath: directory + "/stdout"), errURL = URL(fileURLWithPath: directory + "/stderr")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: outURL)
+    process.standardError = try FileHandle(forWritingTo: errURL)
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    return Run(status: process.terminationStatus, stdout: try String(contentsOf: outURL, encoding: .utf8),
+               stderr: try String(contentsOf: errURL, encoding: .utf8))
+}
