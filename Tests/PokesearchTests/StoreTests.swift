@@ -1,0 +1,171 @@
+import Catalog
+import Corpus
+import Foundation
+import Query
+import Store
+import Testing
+
+@Suite("Store and ingest")
+struct StoreTests {
+    @Test func corpusTablesRoundTripThroughTheDatabase() throws {
+        let store = try Store(path: Fixture.database, readOnly: true)
+        #expect(try store.readCorpusTables() == Fixture.corpusTables)
+        #expect(store.meta("schema_version") == "1")
+        #expect(store.meta("corpus_version") == Ingest.corpusVersion(Fixture.corpusTables))
+        let entities = try store.readEntities()
+        #expect(entities.count == 1579 + 937 + 373 + 2223 + 21)
+        #expect(entities.first?.slug == "bulbasaur" && entities.last?.kind == .type)
+        let names = try store.readFoldedNames()
+        #expect(names.contains { $0.raw == "Mr. Mime" && $0.folded == "mr mime" && $0.compact == "mrmime" })
+        #expect(names.contains { $0.raw == "ピカチュウ" && $0.translit == "pikachuu" })
+    }
+
+    @Test func fullTextTablesHoldFoldedText() throws {
+        let store = try Store(path: Fixture.database, readOnly: true)
+        let pikachu = try #require(Fixture.engine.index.doc(kind: .pokemon, slug: "pikachu"))
+        #expect(try store.fullTextNameMatches("kachu").contains(pikachu))
+        #expect(try store.fullTextNameMatches("ピカチ").contains(pikachu))
+        #expect(try store.fullTextFieldMatches("electr").contains(pikachu))
+        // Bound parameters: FTS syntax in the text is searched for, not interpreted.
+        #expect(try store.fullTextNameMatches("\" OR \"").isEmpty)
+    }
+
+    @Test func favouritesAndHistory() throws {
+        let store = try Store(path: Fixture.copyOfDatabase("favourites"))
+        try store.addFavourite(kind: .pokemon, slug: "pikachu")
+        try store.addFavourite(kind: .move, slug: "thunderbolt")
+        try store.addFavourite(kind: .pokemon, slug: "pikachu")
+        #expect(try store.favourites().map(\.slug) == ["pikachu", "thunderbolt"])
+        #expect(try store.removeFavourite(kind: .move, slug: "thunderbolt"))
+        #expect(try !store.removeFavourite(kind: .move, slug: "thunderbolt"))
+        for i in 0..<60 { try store.recordHistory("query \(i)") }
+        try store.recordHistory("query 3")
+        let history = try store.history()
+        #expect(history.count == Store.historyLimit)
+        #expect(history.first == "query 3" && history[1] == "query 59")
+        try store.clearHistory()
+        #expect(try store.history().isEmpty)
+    }
+
+    @Test func sqliteErrorsCarryTheSQLAndCode() throws {
+        let store = try Store(path: Fixture.database, readOnly: true)
+        do {
+            _ = try store.database.rows("SELECT nope FROM entity")
+            Issue.record("bad SQL was accepted")
+        } catch let error as SQLiteError {
+            #expect(error.sql == "SELECT nope FROM entity")
+            #expect(error.primaryCode == 1)
+            #expect(error.description.contains("no such column: nope"))
+        }
+    }
+
+    @Test func refusesDatabasesItCannotUse() throws {
+        let directory = Fixture.temporaryDirectory("refuse")
+        let other = directory + "/other.sqlite"
+        let db = try Database(path: other, mode: .create)
+        try db.execute("CREATE TABLE t (x)")
+        #expect { try Store(path: other) } throws: { ($0 as? StoreError)?.description.contains("not a pokesearch one") == true }
+        let newer = Fixture.copyOfDatabase("newer")
+        try Store(path: newer).setMeta("schema_version", "99")
+        #expect { try Store(path: newer) } throws: { ($0 as? StoreError)?.description.contains("schema version 99") == true }
+        let garbage = directory + "/garbage.sqlite"
+        try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: garbage))
+        #expect { try Store(path: garbage) } throws: { error in
+            guard case .corrupt = error as? StoreError else { return false }
+            return true
+        }
+    }
+
+    @Test func reingestKeepsFavouritesAndHistory() throws {
+        let path = Fixture.copyOfDatabase("reingest")
+        try Store(path: path).addFavourite(kind: .pokemon, slug: "eevee")
+        try Store(path: path).recordHistory("fire dragon")
+        let report = try Ingest.run(tables: Fixture.corpusTables, source: "test", databasePath: path)
+        #expect(report.carriedFavourites == 1)
+        let store = try Store(path: path)
+        #expect(try store.favourites().map(\.slug) == ["eevee"])
+        #expect(try store.history() == ["fire dragon"])
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
+        #expect(!leftovers.contains { $0.contains(".ingest-") })
+    }
+}
+
+@Suite("Ingest from the command line", .serialized)
+struct IngestCommandTests {
+    @Test func firstCommandIngestsTheBundledCorpusByItself() throws {
+        let path = Fixture.temporaryDirectory("first") + "/data/pokesearch.sqlite"
+        let run = try pokesearch(["pikachu", "--db", path])
+        #expect(run.status == 0)
+        #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("building it from the bundled corpus"))
+        #expect(run.lines.first?.contains("Pikachu") == true)
+        let again = try pokesearch(["pikachu", "--db", path])
+        #expect(again.stderr.isEmpty && again.status == 0)
+    }
+
+    @Test func defaultPathFollowsTheEnvironment() throws {
+        let home = Fixture.temporaryDirectory("xdg")
+        let run = try pokesearch(["eevee"], environment: ["XDG_DATA_HOME": home + "/data", "HOME": home])
+        #expect(run.status == 0)
+        #expect(FileManager.default.fileExists(atPath: home + "/data/pokesearch/pokesearch.sqlite"))
+        let byVariable = home + "/explicit.sqlite"
+        #expect(try pokesearch(["eevee"], environment: ["POKESEARCH_DB": byVariable]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: byVariable))
+    }
+
+    @Test func corruptDatabaseExitsThreeWithOneClearLine() throws {
+        let path = Fixture.temporaryDirectory("corrupt") + "/pokesearch.sqlite"
+        try Data(repeating: 0x13, count: 65536).write(to: URL(fileURLWithPath: path))
+        let run = try pokesearch(["pikachu", "--db", path])
+        #expect(run.status == 3)
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(run.stderr.contains("is damaged") && run.stderr.contains("pokesearch ingest"))
+        // ingest rebuilds it, keeping the damaged file aside rather than deleting it.
+        let ingest = try pokesearch(["ingest", "--db", path])
+        #expect(ingest.status == 0)
+        #expect(try pokesearch(["pikachu", "--db", path]).status == 0)
+        let directory = (path as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).contains { $0.contains(".damaged-") })
+    }
+
+    /// SIGKILL an ingest at several instants: the previous database must stay whole, with
+    /// its favourite, and a reader running meanwhile never sees an error.
+    @Test(arguments: [0.05, 0.3, 0.8, 1.5, 2.5, 4.0])
+    func killedIngestLeavesThePreviousDatabaseIntact(after seconds: Double) throws {
+        let path = Fixture.copyOfDatabase("kill")
+        try Store(path: path).addFavourite(kind: .pokemon, slug: "mew")
+        let process = Process()
+        process.executableURL = Fixture.binary
+        process.arguments = ["ingest", "--db", path, "--quiet"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(seconds)
+        var readerRuns = 0
+        while Date() < deadline {
+            let store = try Store(path: path, readOnly: true)
+            let engine = SearchEngine(index: try Catalog.loadIndex(store))
+            #expect(try engine.search("pikachu").results.first?.slug == "pikachu")
+            readerRuns += 1
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(readerRuns > 0)
+        let store = try Store(path: path)
+        #expect(try store.favourites().map(\.slug) == ["mew"])
+        let engine = SearchEngine(index: try Catalog.loadIndex(store))
+        #expect(try engine.search("fire dragon").results.count >= 4)
+        // The next ingest clears what the killed one left behind.
+        #expect(try pokesearch(["ingest", "--db", path, "--quiet"]).status == 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
+        #expect(!leftovers.contains { $0.contains(".ingest-") })
+    }
+
+    @Test func ingestFromACSVDirectory() throws {
+        try #require(Fixture.hasSharedCSV, "../shared/pokeapi-csv is not on this machine")
+        let path = Fixture.temporaryDirectory("csv") + "/pokesearch.sqlite"
+        let run = try pokesearch(["ingest", "--csv", Fixture.sharedCSV.path, "--db", path])
+        #expect(run.status == 0 && run.stdout.contains("1579 pokemon"))
+        let bad = try pokesearch(["ingest", "--csv", "/nonexistent", "--db", path])
+        #expect(bad.status == 2 && bad.stderr.contains("is not one"))
+    }
+}
