@@ -179,23 +179,31 @@ public final class SearchEngine: Sendable {
         }
 
         // Candidates: documents every positive term hit (smallest list first), or all.
-        var candidates: [Int] = []
-        let order = positives.indices.sorted { positives[$0].hits.docs.count < positives[$1].hits.docs.count }
         let kindMask = kinds.reduce(0) { $0 | (1 << $1.rank) }
-        func accept(_ doc: Int) -> Bool {
-            if kindMask != 0 && kindMask & (1 << Int(index.docKind[doc])) == 0 { return false }
-            for i in order.dropFirst() where positives[i].hits.best[doc] == .max { return false }
-            for map in excluded where map.best[doc] != .max { return false }
-            for (filter, negated) in filters where context.holds(filter, doc: doc, favourites: options.favourites) == negated {
-                return false
+        func intersect() -> [Int] {
+            let order = positives.indices.sorted { positives[$0].hits.docs.count < positives[$1].hits.docs.count }
+            func accept(_ doc: Int) -> Bool {
+                if kindMask != 0 && kindMask & (1 << Int(index.docKind[doc])) == 0 { return false }
+                for i in order.dropFirst() where positives[i].hits.best[doc] == .max { return false }
+                for map in excluded where map.best[doc] != .max { return false }
+                for (filter, negated) in filters where context.holds(filter, doc: doc, favourites: options.favourites) == negated {
+                    return false
+                }
+                return true
             }
-            return true
+            if let first = order.first {
+                return positives[first].hits.docs.lazy.map(Int.init).filter(accept)
+            }
+            return (0..<index.docCount).filter(accept)
         }
-        if let first = order.first {
-            for doc in positives[first].hits.docs where accept(Int(doc)) { candidates.append(Int(doc)) }
-        } else {
-            for doc in 0..<index.docCount where accept(doc) { candidates.append(doc) }
+        var candidates = intersect()
+        if candidates.isEmpty && positives.count > 1 {
+            // Nothing has every term: let each term also match within its typo budget.
+            for i in positives.indices { context.addTypos(positives[i].term, into: &positives[i].hits) }
+            candidates = intersect()
         }
+        let wordTerms = positives.map(\.term).filter { $0.shape == .word || $0.shape == .wholeWord }
+        let phrase = positives.count > 1 && wordTerms.count == positives.count ? context.phraseHits(wordTerms) : nil
 
         // Rank: bucket keys in one integer, smallest first.
         var ranked: [(key: UInt64, doc: Int)] = []
@@ -210,6 +218,7 @@ public final class SearchEngine: Sendable {
                 placement = min(placement, UInt64(hit.placement))
             }
             if positives.isEmpty { placement = 0 }
+            if let phrase, let hit = phrase.hit(doc) { placement = min(placement, UInt64(hit.placement)) }
             ranked.append((typoTerms << 56 | min(typos, 255) << 48 | placement << 40 | UInt64(doc), doc))
         }
         let total = ranked.count

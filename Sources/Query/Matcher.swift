@@ -27,6 +27,8 @@ struct MatchContext {
     /// past this many keys the pattern is refused as too broad.
     static let maxWildcardScan = 20_000
 
+    /// A term's hits: in its own script first; failing that, within the typo budget;
+    /// failing that (non-Latin text), through its Latin transliteration.
     func match(_ term: Term, allowTypos: Bool) throws -> HitMap {
         var hits = HitMap(docCount: index.docCount)
         let restriction = term.language ?? languageRestriction
@@ -35,17 +37,32 @@ struct MatchContext {
             let wholeWord = term.shape == .wholeWord
             matchText(term.text, phrase: term.shape == .phrase, wholeWord: wholeWord, restriction: restriction,
                       queryTransliterated: false, into: &hits)
-            // Non-Latin text also matches through its Latin transliteration.
-            if let latin = Folding.transliterate(term.text) {
-                matchText(latin, phrase: latin.contains(" "), wholeWord: wholeWord, restriction: restriction,
-                          queryTransliterated: true, into: &hits)
-            }
             if hits.isEmpty && allowTypos && term.shape != .phrase {
                 matchTypos(term.text, restriction: restriction, into: &hits)
+            }
+            if hits.isEmpty, let latin = Folding.transliterate(term.text) {
+                matchText(latin, phrase: latin.contains(" "), wholeWord: wholeWord, restriction: restriction,
+                          queryTransliterated: true, into: &hits)
             }
         case .wildcard(let pieces):
             try matchWildcard(pieces, term: term, restriction: restriction, into: &hits)
         }
+        return hits
+    }
+
+    /// Adds typo hits to a term that had hits of its own, for a query whose terms found
+    /// nothing together ("fier dragon"): exact hits still rank first, typos count.
+    func addTypos(_ term: Term, into hits: inout HitMap) {
+        guard term.shape == .word || term.shape == .wholeWord else { return }
+        matchTypos(term.text, restriction: term.language ?? languageRestriction, into: &hits)
+    }
+
+    /// Whole names that equal (or start with) the terms of a query read as one phrase:
+    /// "poke ball" as two terms still ranks the Poké Ball, whose whole name it is, first.
+    func phraseHits(_ terms: [Term]) -> HitMap {
+        var hits = HitMap(docCount: index.docCount)
+        let phrase = terms.map(\.text).joined(separator: " ")
+        matchText(phrase, phrase: true, wholeWord: true, restriction: languageRestriction, queryTransliterated: false, into: &hits)
         return hits
     }
 
