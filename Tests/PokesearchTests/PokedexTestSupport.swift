@@ -13,6 +13,12 @@ struct PokedexHarness {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("template.sqlite").path
         let run = PokedexHarness.execute(["--db", path, "ingest", "--quiet"], environment: [:], directory: directory)
+        // Removed when the test process ends: every test has copied it by then.
+        atexit {
+            if case .success(let path) = PokedexHarness.template {
+                try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+            }
+        }
         return run.status == 0 ? .success(path) : .failure(TemplateError(message: run.stderr))
     }()
 
