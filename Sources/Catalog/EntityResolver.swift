@@ -55,11 +55,14 @@ public struct EntityResolver: Sendable {
         switch firstPerKind.count {
         case 0:
             var options = SearchOptions()
-            options.limit = 3
+            options.limit = 10
             options.language = language
             options.kinds = kinds
-            let suggestions = (try? engine.search(text, options: options))?.results ?? []
-            return .notFound(suggestions: suggestions)
+            options.explain = true
+            // Only results found by their names: a filter ("hp>100") or a field word names nothing.
+            let results = (try? engine.search(text, options: options))?.results ?? []
+            let byName = results.filter { !$0.explanation.isEmpty && $0.explanation.allSatisfy { $0.matchClass != .field } }
+            return .notFound(suggestions: Array(byName.prefix(3)))
         case 1: return .found(doc: firstPerKind[0], others: [])
         default: return .ambiguous(firstPerKind)
         }

@@ -44,10 +44,16 @@ enum EntityLookup {
             throw CLIError.notFound("'\(text)' names several things: \(docs.map(label).joined(separator: ", ")); pick one, e.g. `pokesearch \(command) \(index.kind(docs[0]).rawValue):\(index.slug(docs[0]))`")
         case .notFound(let suggestions):
             guard !suggestions.isEmpty else {
-                throw CLIError.notFound("nothing is named '\(text)'; search with `pokesearch \(text)`")
+                throw CLIError.notFound("nothing is named '\(text)'; search with `pokesearch \(shellWord(text))`")
             }
             throw CLIError.notFound("nothing is named '\(text)'; did you mean \(suggestions.map { label($0.doc) }.joined(separator: ", "))?")
         }
+    }
+
+    /// `text` as the shell takes it back: quoted when it holds characters the shell treats specially.
+    static func shellWord(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || " -:.".unicodeScalars.contains($0) }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 

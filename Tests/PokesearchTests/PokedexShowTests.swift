@@ -106,6 +106,11 @@ import Testing
         let nothing = harness.run(["show", "qqqqzzzz"])
         #expect(nothing.status == 1)
         #expect(nothing.stderr.contains("nothing is named 'qqqqzzzz'"))
+        // A filter is no name: no suggestion drawn from what it matches.
+        let filter = harness.run(["show", "hp>100"])
+        #expect(filter.status == 1)
+        #expect(!filter.stderr.contains("did you mean"))
+        #expect(filter.stderr.contains("`pokesearch 'hp>100'`"))
         #expect(harness.run(["show"]).status == 2)
     }
 
