@@ -67,6 +67,10 @@ public enum PokesearchCommand {
         case "search": return try SearchCommand.run(context)
         case "complete": return try CompleteCommand.run(context)
         case "ingest": return try IngestCommand.run(context)
+        case "show": return try ShowCommand.run(context)
+        case "random": return try RandomCommand.run(context)
+        case "fav": return try FavCommand.run(context)
+        case "history": return try HistoryCommand.run(context)
         default:
             throw CLIError.usage("`pokesearch \(command)` is not available in this build yet; see `pokesearch --help`")
         }

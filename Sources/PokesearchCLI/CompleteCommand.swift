@@ -1,5 +1,6 @@
 import Catalog
 import Corpus
+import Foundation
 import Query
 
 /// `pokesearch complete PREFIX`: suggestions for the text being typed, one per line
@@ -11,6 +12,7 @@ enum CompleteCommand {
         let language = try context.arguments.languageIndex(environment: context.environment)
         let catalog = try context.catalog()
         let suggestions = try catalog.engine.complete(text, limit: limit, language: language, kinds: Set(context.arguments.kinds))
+        if !suggestions.isEmpty { context.recordHistory(text.trimmingCharacters(in: .whitespaces)) }
         for s in suggestions {
             context.output.line(context.arguments.json ? JSONText.suggestion(s) : s.text)
         }

@@ -16,27 +16,27 @@ enum SearchCommand {
         }
         let response = try catalog.engine.search(query, options: options)
         context.recordHistory(query)
-        ResultPrinter.print(response, context: context, explain: options.explain)
+        ResultPrinter.print(response.results, total: response.total, context: context, explain: options.explain)
         return response.results.isEmpty ? 1 : 0
     }
 }
 
 /// Prints search results: JSON Lines with --json, else an aligned table.
 enum ResultPrinter {
-    static func print(_ response: SearchResponse, context: CommandContext, explain: Bool) {
+    static func print(_ results: [SearchResult], total: Int, context: CommandContext, explain: Bool = false) {
         let output = context.output
         if context.arguments.json {
-            for result in response.results { output.line(JSONText.result(result)) }
+            for result in results { output.line(JSONText.result(result)) }
             return
         }
-        if response.results.isEmpty {
+        if results.isEmpty {
             Output.error("nothing found")
             return
         }
-        let mixedKinds = Set(response.results.map(\.kind)).count > 1
-        let numberWidth = response.results.map { "#\($0.id)".count }.max() ?? 4
-        let nameWidth = min(32, response.results.map { displayWidth($0.name) }.max() ?? 10)
-        for result in response.results {
+        let mixedKinds = Set(results.map(\.kind)).count > 1
+        let numberWidth = results.map { "#\($0.id)".count }.max() ?? 4
+        let nameWidth = min(32, results.map { displayWidth($0.name) }.max() ?? 10)
+        for result in results {
             var line = pad("#\(result.id)", numberWidth) + "  " + output.bold(pad(result.name, nameWidth))
             if mixedKinds { line += "  " + output.dim(pad(result.kind.rawValue, 7)) }
             if !result.types.isEmpty { line += "  " + result.types.map { output.paint($0, TypeColors.code($0)) }.joined(separator: "/") }
@@ -45,8 +45,8 @@ enum ResultPrinter {
                 for e in result.explanation { output.line(String(repeating: " ", count: numberWidth + 4) + output.dim(e.summary)) }
             }
         }
-        if response.total > response.results.count + context.arguments.offset && output.isTerminal {
-            output.line(output.dim("(\(response.results.count) of \(response.total); --offset and --limit page through the rest)"))
+        if total > results.count + context.arguments.offset && output.isTerminal {
+            output.line(output.dim("(\(results.count) of \(total); --offset and --limit page through the rest)"))
         }
     }
 

@@ -1,0 +1,67 @@
+import Corpus
+
+/// The JSON of an entity's details: `show --json` and the server's GET `"entity"`.
+extension EntityDetail {
+    public var json: String {
+        var pairs = JSONText.refPairs(entity)
+        pairs.append(("names", JSONText.object(names.map { ($0.language, JSONText.string($0.text)) })))
+        switch facts {
+        case .pokemon(let p):
+            pairs += [
+                ("species_id", String(p.speciesID)),
+                ("genus", p.genus.map(JSONText.string) ?? "null"),
+                ("types", JSONText.array(p.types.map { JSONText.string($0.slug) })),
+                ("stats", JSONText.object(zip(Stats.names, p.stats.values).map { ($0, String($1)) } + [("total", String(p.stats.total))])),
+                ("abilities", JSONText.array(p.abilities.map { JSONText.object(JSONText.refPairs($0.ability) + [("hidden", JSONText.bool($0.hidden))]) })),
+                ("height_dm", String(p.height)), ("weight_hg", String(p.weight)),
+                ("color", p.color.map { JSONText.string($0.slug) } ?? "null"),
+                ("habitat", p.habitat.map { JSONText.string($0.slug) } ?? "null"),
+                ("generation", String(p.generation)),
+                ("legendary", JSONText.bool(p.isLegendary)), ("mythical", JSONText.bool(p.isMythical)), ("baby", JSONText.bool(p.isBaby)),
+                ("evolution", JSONText.object([
+                    ("stages", JSONText.array(p.evolutionStages.map { JSONText.array($0.map(JSONText.ref)) })),
+                    ("steps", JSONText.array(p.evolutionSteps.map { step in
+                        JSONText.object([("from", JSONText.ref(step.from)), ("into", JSONText.ref(step.into)),
+                                         ("method", JSONText.string(step.method))])
+                    })),
+                ])),
+                ("forms", JSONText.array(p.forms.map(JSONText.ref))),
+                ("damage_taken", JSONText.matchups(p.matchups)),
+            ]
+        case .move(let m):
+            pairs += [
+                ("type", JSONText.string(m.type.slug)), ("damage_class", JSONText.string(m.damageClass.slug)),
+                ("power", JSONText.number(m.power)), ("accuracy", JSONText.number(m.accuracy)), ("pp", JSONText.number(m.pp)),
+                ("priority", String(m.priority)), ("generation", String(m.generation)),
+            ]
+        case .item(let i):
+            pairs += [
+                ("category", JSONText.string(i.category.slug)), ("pocket", JSONText.string(i.pocket.slug)),
+                ("cost", JSONText.number(i.cost)), ("fling_power", JSONText.number(i.flingPower)),
+            ]
+        case .ability(let a):
+            pairs += [
+                ("generation", String(a.generation)),
+                ("pokemon", JSONText.array(a.pokemon.map { JSONText.object(JSONText.refPairs($0.pokemon) + [("hidden", JSONText.bool($0.hidden))]) })),
+            ]
+        case .type(let t):
+            pairs += [
+                ("generation", String(t.generation)),
+                ("damage_dealt", JSONText.matchups(t.attacking)), ("damage_taken", JSONText.matchups(t.defending)),
+                ("pokemon_count", String(t.pokemonCount)), ("default_pokemon_count", String(t.defaultPokemonCount)),
+            ]
+        }
+        return JSONText.object(pairs)
+    }
+}
+
+extension JSONText {
+    static func refPairs(_ r: EntityRef) -> [(String, String)] {
+        [("kind", string(r.kind.rawValue)), ("id", String(r.id)), ("slug", string(r.slug)), ("name", string(r.name))]
+    }
+
+    public static func ref(_ r: EntityRef) -> String { object(refPairs(r)) }
+
+    /// Type → damage factor in percent.
+    static func matchups(_ m: [TypeMatchup]) -> String { object(m.map { ($0.type, String($0.percent)) }) }
+}
