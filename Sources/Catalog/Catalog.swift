@@ -48,18 +48,31 @@ public final class Catalog {
             writable = false
             store = try Store(path: path, readOnly: true)
         }
-        return Catalog(store: store, engine: SearchEngine(index: try loadIndex(store)), isWritable: writable)
+        let index = try loadOrBuildIndex(store)
+        if writable && index.rebuilt {
+            // An index from another pokesearch version: keep the rebuilt one for next time.
+            try? WriterLock.withLock(databasePath: path) {
+                try store.database.transaction {
+                    try store.writeIndexSnapshot(format: IndexSnapshot.formatVersion, bytes: index.snapshot.serialized())
+                }
+            }
+        }
+        return Catalog(store: store, engine: SearchEngine(index: index.snapshot), isWritable: writable)
     }
 
     /// The persisted index, or one rebuilt from the store when it is missing or from
     /// another format.
     public static func loadIndex(_ store: Store) throws -> IndexSnapshot {
+        try loadOrBuildIndex(store).snapshot
+    }
+
+    static func loadOrBuildIndex(_ store: Store) throws -> (snapshot: IndexSnapshot, rebuilt: Bool) {
         do {
             if let blob = try store.indexSnapshotBlob(format: IndexSnapshot.formatVersion),
                let snapshot = IndexSnapshot.deserialize(from: BlobSource(blob: blob)) {
-                return snapshot
+                return (snapshot, false)
             }
-            return try buildIndex(store)
+            return (try buildIndex(store), true)
         } catch {
             throw StoreError.from(error, path: store.path)
         }

@@ -117,15 +117,17 @@ public enum IndexBuilder {
         var abilitySlugByID: [Int32: String] = [:]
         for ability in corpus.abilities { abilitySlugByID[Int32(ability.id)] = ability.slug }
 
+        let slugs = StringPool(input.entities.map(\.slug))
         return IndexSnapshot(
             docCount: docCount, docKind: docKind, docID: docID, docFlags: docFlags,
-            slugs: StringPool(input.entities.map(\.slug)), nameStart: nameStart, nameLanguage: nameLanguage,
+            slugs: slugs, nameStart: nameStart, nameLanguage: nameLanguage,
             nameTexts: StringPool(nameStrings), docTypes: docTypes, abilityStart: abilityStart, abilityRefs: abilityRefs,
             docColor: docColor, docHabitat: docHabitat, numbers: numbers, typeSlugs: typeSlugs, colorSlugs: colorSlugs,
             habitatSlugs: habitatSlugs, abilitySlugByID: abilitySlugByID, keys: keyIndex.keys,
             postingStart: keyIndex.postingStart, postings: keyIndex.postings, nodeChildStart: keyIndex.nodeChildStart,
             nodeDepth: keyIndex.nodeDepth, nodeKeyLow: keyIndex.nodeKeyLow, nodeKeyHigh: keyIndex.nodeKeyHigh,
             gramCodes: keyIndex.gramCodes, gramStart: keyIndex.gramStart, gramKeys: keyIndex.gramKeys,
+            slugOrder: IndexSnapshot.slugOrder(docKind: docKind, slugs: slugs),
             buildMilliseconds: (monotonicSeconds() - start) * 1000)
     }
 }

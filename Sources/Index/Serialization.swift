@@ -1,3 +1,5 @@
+import Corpus
+
 /// The persisted form of an index snapshot: a magic, the format version, then every array
 /// as a count and its raw little-endian bytes. Loading copies bytes into arrays, which is
 /// what lets a one-shot CLI answer without rebuilding the index.
@@ -19,7 +21,7 @@ extension IndexSnapshot {
         w.array(abilities.map(\.key)); w.strings(abilities.map(\.value))
         w.pool(keys); w.array(postingStart); w.array(postings)
         w.array(nodeChildStart); w.array(nodeDepth); w.array(nodeKeyLow); w.array(nodeKeyHigh)
-        w.array(gramCodes); w.array(gramStart); w.array(gramKeys)
+        w.array(gramCodes); w.array(gramStart); w.array(gramKeys); w.array(slugOrder)
         w.scalar(buildMilliseconds.bitPattern)
         return w.bytes
     }
@@ -52,7 +54,7 @@ extension IndexSnapshot {
               let nodeChildStart: [UInt32] = r.array(), let nodeDepth: [UInt16] = r.array(),
               let nodeKeyLow: [UInt32] = r.array(), let nodeKeyHigh: [UInt32] = r.array(),
               let gramCodes: [UInt64] = r.array(), let gramStart: [UInt32] = r.array(), let gramKeys: [UInt32] = r.array(),
-              let buildBits = r.scalar(UInt64.self), r.isAtEnd
+              let slugOrder: [UInt32] = r.array(), let buildBits = r.scalar(UInt64.self), r.isAtEnd
         else { return nil }
         // Cheap structural checks: every offset array must fit what it indexes.
         guard docKind.count == docCount, docID.count == docCount, docFlags.count == docCount, slugs.count == docCount,
@@ -62,9 +64,9 @@ extension IndexSnapshot {
               postingStart.count == keys.count + 1, postingStart.last.map(Int.init) == postings.count,
               nodeChildStart.count == nodeDepth.count + 1, nodeKeyLow.count == nodeDepth.count,
               nodeKeyHigh.count == nodeDepth.count, gramStart.count == gramCodes.count + 1,
-              gramStart.last.map(Int.init) == gramKeys.count
+              gramStart.last.map(Int.init) == gramKeys.count, slugOrder.count == docCount
         else { return nil }
-        return IndexSnapshot(
+        let snapshot = IndexSnapshot(
             docCount: docCount, docKind: docKind, docID: docID, docFlags: docFlags, slugs: slugs, nameStart: nameStart,
             nameLanguage: nameLanguage, nameTexts: nameTexts, docTypes: docTypes, abilityStart: abilityStart,
             abilityRefs: abilityRefs, docColor: docColor, docHabitat: docHabitat, numbers: numbers, typeSlugs: typeSlugs,
@@ -72,8 +74,36 @@ extension IndexSnapshot {
             abilitySlugByID: Dictionary(uniqueKeysWithValues: zip(abilityIDs, abilitySlugs)),
             keys: keys, postingStart: postingStart, postings: postings, nodeChildStart: nodeChildStart,
             nodeDepth: nodeDepth, nodeKeyLow: nodeKeyLow, nodeKeyHigh: nodeKeyHigh, gramCodes: gramCodes,
-            gramStart: gramStart, gramKeys: gramKeys,
+            gramStart: gramStart, gramKeys: gramKeys, slugOrder: slugOrder,
             buildMilliseconds: Double(bitPattern: buildBits))
+        return snapshot.isConsistent ? snapshot : nil
+    }
+
+    /// Every stored index points inside what it indexes, so that no damaged snapshot can
+    /// make a lookup read out of bounds.
+    var isConsistent: Bool {
+        let keyCount = UInt32(keys.count), nodeCount = UInt32(nodeDepth.count)
+        guard docKind.allSatisfy({ Int($0) < Kind.allCases.count }),
+              nameLanguage.allSatisfy({ Int($0) < Language.codes.count }),
+              docTypes.allSatisfy({ $0 == 255 || Int($0) < typeSlugs.count }),
+              docColor.allSatisfy({ $0 == 255 || Int($0) < colorSlugs.count }),
+              docHabitat.allSatisfy({ $0 == 255 || Int($0) < habitatSlugs.count }),
+              postings.allSatisfy({ Int($0 >> 8) < docCount && ($0 >> 1) & 7 <= KeyRole.field.rawValue }),
+              zip(postingStart, postingStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              zip(nameStart, nameStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              zip(abilityStart, abilityStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              zip(gramStart, gramStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              gramKeys.allSatisfy({ $0 < keyCount }), slugOrder.allSatisfy({ Int($0) < docCount }),
+              nodeChildStart.allSatisfy({ $0 <= nodeCount }),
+              zip(nodeChildStart, nodeChildStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              nodeDepth.first == 0
+        else { return false }
+        for node in 0..<nodeDepth.count {
+            let low = nodeKeyLow[node], high = nodeKeyHigh[node]
+            guard low <= high, high <= keyCount, low < keyCount || low == high,
+                  low == high || Int(nodeDepth[node]) <= keys.length(Int(low)) else { return false }
+        }
+        return true
     }
 }
 

@@ -62,7 +62,7 @@ public enum NumericColumn: Int, CaseIterable, Sendable, Equatable {
 /// keys (children contiguous, each node knowing its key range) serves typo search, and
 /// trigram postings over whole names serve substrings and wildcards.
 public final class IndexSnapshot: Sendable {
-    public static let formatVersion = 1
+    public static let formatVersion = 2
 
     // Documents
     public let docCount: Int
@@ -103,6 +103,8 @@ public final class IndexSnapshot: Sendable {
     public let gramKeys: [UInt32]
 
     public let buildMilliseconds: Double
+    /// Documents ordered by kind then slug bytes, for `doc(kind:slug:)`.
+    public let slugOrder: [UInt32]
 
     init(docCount: Int, docKind: [UInt8], docID: [Int32], docFlags: [UInt8], slugs: StringPool,
          nameStart: [UInt32], nameLanguage: [UInt8], nameTexts: StringPool, docTypes: [UInt8],
@@ -110,7 +112,7 @@ public final class IndexSnapshot: Sendable {
          typeSlugs: [String], colorSlugs: [String], habitatSlugs: [String], abilitySlugByID: [Int32: String],
          keys: StringPool, postingStart: [UInt32], postings: [UInt32],
          nodeChildStart: [UInt32], nodeDepth: [UInt16], nodeKeyLow: [UInt32], nodeKeyHigh: [UInt32],
-         gramCodes: [UInt64], gramStart: [UInt32], gramKeys: [UInt32], buildMilliseconds: Double) {
+         gramCodes: [UInt64], gramStart: [UInt32], gramKeys: [UInt32], slugOrder: [UInt32], buildMilliseconds: Double) {
         self.docCount = docCount
         self.docKind = docKind
         self.docID = docID
@@ -140,6 +142,15 @@ public final class IndexSnapshot: Sendable {
         self.gramStart = gramStart
         self.gramKeys = gramKeys
         self.buildMilliseconds = buildMilliseconds
+        self.slugOrder = slugOrder
+    }
+
+    static func slugOrder(docKind: [UInt8], slugs: StringPool) -> [UInt32] {
+        (0..<UInt32(docKind.count)).sorted { a, b in
+            let x = Int(a), y = Int(b)
+            if docKind[x] != docKind[y] { return docKind[x] < docKind[y] }
+            return slugs.bytes[slugs.range(x)].lexicographicallyPrecedes(slugs.bytes[slugs.range(y)])
+        }
     }
 
     // MARK: Document accessors
@@ -185,10 +196,24 @@ public final class IndexSnapshot: Sendable {
         (0..<docCount).filter { Int(docID[$0]) == id }
     }
 
-    /// The document of a kind and slug.
+    /// The document of a kind and slug: a binary search over documents ordered by
+    /// (kind, slug).
     public func doc(kind: Kind, slug: String) -> Int? {
         let kindRaw = UInt8(kind.rank)
-        return (0..<docCount).first { docKind[$0] == kindRaw && slugs.equals($0, slug) }
+        let target = Array(slug.utf8)
+        var low = 0, high = slugOrder.count
+        while low < high {
+            let mid = (low + high) >> 1
+            let doc = Int(slugOrder[mid])
+            if docKind[doc] < kindRaw || (docKind[doc] == kindRaw && slugs.bytes[slugs.range(doc)].lexicographicallyPrecedes(target)) {
+                low = mid + 1
+            } else {
+                high = mid
+            }
+        }
+        guard low < slugOrder.count else { return nil }
+        let doc = Int(slugOrder[low])
+        return docKind[doc] == kindRaw && slugs.equals(doc, slug) ? doc : nil
     }
 
     /// Approximate bytes held by the index arrays.

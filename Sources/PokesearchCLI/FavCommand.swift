@@ -35,8 +35,8 @@ enum FavCommand {
 
     static func list(_ context: CommandContext, catalog: Catalog, language: Int) throws -> Int32 {
         let favourites = try catalog.store.favourites()
-        var results = try favourites.compactMap { favourite in
-            try catalog.index.doc(kind: favourite.kind, slug: favourite.slug).flatMap { try catalog.engine.result(doc: $0, language: language) }
+        var results = favourites.compactMap { favourite in
+            catalog.index.doc(kind: favourite.kind, slug: favourite.slug).map { catalog.engine.result(doc: $0, language: language) }
         }
         results = Array(results.dropFirst(context.arguments.offset).prefix(context.arguments.limit ?? results.count))
         if favourites.isEmpty {

@@ -13,11 +13,11 @@ enum RandomCommand {
         let index = catalog.index
         let kinds = Set(context.arguments.kinds)
         let docs = (0..<index.docCount).filter { kinds.isEmpty || kinds.contains(index.kind($0)) }
-        guard let doc = docs.randomElement(), let result = try catalog.engine.result(doc: doc, language: language) else {
+        guard let doc = docs.randomElement() else {
             Output.error("nothing to pick from")
             return 1
         }
-        ResultPrinter.print([result], total: 1, context: context)
+        ResultPrinter.print([catalog.engine.result(doc: doc, language: language)], total: 1, context: context)
         return 0
     }
 }

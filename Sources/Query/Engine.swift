@@ -244,11 +244,18 @@ public final class SearchEngine: Sendable {
                         transliterated: hit.isTransliterated))
                 }
             }
-            return SearchResult(doc: doc, kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc),
-                                name: index.displayName(doc, language: options.language), score: score,
-                                types: index.types(doc), explanation: explanation)
+            var result = self.result(doc: doc, language: options.language)
+            result.score = score
+            result.explanation = explanation
+            return result
         }
         return SearchResponse(results: results, total: total)
+    }
+
+    /// One document as a result, as a search would list it (`fav`, `random`).
+    public func result(doc: Int, language: Int) -> SearchResult {
+        SearchResult(doc: doc, kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc),
+                     name: index.displayName(doc, language: language), score: 1000, types: index.types(doc), explanation: [])
     }
 
     static func roleLabel(_ role: KeyRole) -> String {
