@@ -67,6 +67,7 @@ public enum PokesearchCommand {
         case "search": return try SearchCommand.run(context)
         case "complete": return try CompleteCommand.run(context)
         case "ingest": return try IngestCommand.run(context)
+        case "sprite": return try SpriteCommand.run(context)
         default:
             throw CLIError.usage("`pokesearch \(command)` is not available in this build yet; see `pokesearch --help`")
         }
