@@ -51,7 +51,7 @@ public final class APISync: Sendable {
     public func crawl() throws -> CorpusTables {
         defer { progress.finish() }
         let endpoints = Self.entityEndpoints + Self.vocabularyEndpoints.map(\.0)
-        var lists = try listAll(endpoints)
+        let lists = try listAll(endpoints)
         func urls(_ endpoint: String) -> [String] { (lists[endpoint] ?? []).map(\.url) }
         progress.expect(lists.filter { $0.key != "pokemon-shape" }.values.reduce(0) { $0 + $1.count })
 
@@ -69,7 +69,7 @@ public final class APISync: Sendable {
         data.types = try fetch(urls("type"), as: APIType.self)
         data.chains = try fetch(urls("evolution-chain"), as: APIEvolutionChain.self)
         for (endpoint, group) in Self.vocabularyEndpoints {
-            data.vocabulary[group] = lists.removeValue(forKey: endpoint)
+            data.vocabulary[group] = lists[endpoint]
             // Shapes are kept by slug only; the converter reads no shape names either.
             if endpoint != "pokemon-shape" { data.vocabularyDetails[group] = try fetch(urls(endpoint), as: APIVocabulary.self) }
         }
