@@ -26,13 +26,14 @@ let package = Package(
         .target(name: "Index", dependencies: ["Corpus", "Folding"]),
         .target(name: "Query", dependencies: ["Corpus", "Folding", "Index"]),
         .target(name: "Catalog", dependencies: ["Corpus", "Folding", "Store", "Index", "Query"]),
+        .target(name: "Sync", dependencies: ["CCurl", "Corpus", "Store"]),
         .target(name: "Server", dependencies: ["Catalog", "Query", "CLinux"]),
-        .target(name: "PokesearchCLI", dependencies: ["Catalog", "Query", "Server"]),
+        .target(name: "PokesearchCLI", dependencies: ["Catalog", "Query", "Server", "Sync"]),
         .executableTarget(name: "pokesearch", dependencies: ["PokesearchCLI"]),
         .executableTarget(name: "pokesearch-corpus", dependencies: ["Corpus"]),
         .executableTarget(name: "pokesearch-bench", dependencies: ["Catalog", "Query", "Index", "Store", "Corpus", "Folding"], path: "Benchmarks/pokesearch-bench"),
 
-        .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI"]),
+        .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,8 +20,10 @@ public struct IngestReport: Sendable {
 /// so a reader sees the old database or the new one and never a half-built one, and a
 /// kill at any instant leaves the previous database as it was.
 public enum Ingest {
+    /// `carry` writes more data into the new database (a sync's fresh HTTP responses) in
+    /// the same transaction, after the previous database's user data has been copied.
     public static func run(tables: CorpusTables, source: String, databasePath path: String,
-                           progress: ((String) -> Void)? = nil) throws -> IngestReport {
+                           progress: ((String) -> Void)? = nil, carry: ((Store) throws -> Void)? = nil) throws -> IngestReport {
         let start = monotonicSeconds()
         let corpus = try Corpus(tables: tables)
         try ensureDirectory(for: path)
@@ -50,6 +52,7 @@ public enum Ingest {
                         try store.copyUserData(from: old)
                         carried = try old.favourites().count
                     }
+                    try carry?(store)
                 }
                 try store.database.execute("PRAGMA optimize")
             } catch {

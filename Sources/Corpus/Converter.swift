@@ -4,6 +4,16 @@ import Foundation
 /// tables described in corpus/FORMAT.md: facts and names only, no flavour prose, every
 /// id resolved to a slug, rows in a fixed order so the same input gives the same bytes.
 public enum Converter {
+    /// Every table `convert` reads (without `.csv`): what `ingest --csv URL` downloads.
+    public static let csvFiles = [
+        "languages", "types", "type_names", "type_efficacy", "abilities", "ability_names", "items", "item_names",
+        "item_categories", "item_category_prose", "item_pockets", "item_pocket_names", "moves", "move_names",
+        "move_damage_classes", "move_damage_class_prose", "generations", "generation_names", "pokemon", "pokemon_types",
+        "pokemon_abilities", "pokemon_stats", "pokemon_forms", "pokemon_form_types", "pokemon_form_names",
+        "pokemon_species", "pokemon_species_names", "pokemon_evolution", "pokemon_colors", "pokemon_color_names",
+        "pokemon_habitats", "pokemon_habitat_names", "pokemon_shapes",
+    ]
+
     public static func convert(csvDirectory directory: URL) throws -> CorpusTables {
         var reader = Reader(directory: directory)
         return try reader.convert()
@@ -53,15 +63,9 @@ private struct Reader {
         let efficacy = try efficacyTable(typeSlugs: typeSlugs)
         try vocabularyNames(vocab: vocab, names: &names)
 
-        var vocabTable = Table(columns: ["group", "id", "slug"])
-        for group in Vocabulary.groups {
-            for (id, slug) in (vocab.slugs[group] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                vocabTable.rows.append([group, String(id), slug])
-            }
-        }
         return CorpusTables(tables: [
             "pokemon": pokemon, "species": species, "evolutions": evolutions, "moves": moves, "items": items,
-            "abilities": abilities, "types": types, "type_efficacy": efficacy, "vocab": vocabTable,
+            "abilities": abilities, "types": types, "type_efficacy": efficacy, "vocab": vocab.table(),
             "names": names.table(),
         ])
     }
@@ -376,21 +380,37 @@ private struct Reader {
     }
 }
 
-/// Small id → slug vocabularies (colours, habitats, item categories, …).
-private struct Vocabulary {
-    static let groups = ["color", "habitat", "shape", "item-category", "item-pocket", "damage-class", "generation"]
-    var slugs: [String: [Int: String]] = [:]
+/// Small id → slug vocabularies (colours, habitats, item categories, …). The live-API sync
+/// fills one too, so both paths write the same `vocab` table.
+public struct Vocabulary {
+    public static let groups = ["color", "habitat", "shape", "item-category", "item-pocket", "damage-class", "generation"]
+    public var slugs: [String: [Int: String]] = [:]
+    public init() {}
     func slug(_ group: String, _ id: Int?) -> String { id.flatMap { slugs[group]?[$0] } ?? "" }
+
+    public func table() -> Table {
+        var table = Table(columns: ["group", "id", "slug"])
+        for group in Self.groups {
+            for (id, slug) in (slugs[group] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                table.rows.append([group, String(id), slug])
+            }
+        }
+        return table
+    }
 }
 
-/// Collects names and writes them sorted: by kind, entity order, then language id.
-private struct NameCollector {
+/// Collects names and writes them sorted: by kind, entity order, then language id. Shared
+/// by the CSV converter and the live-API sync.
+public struct NameCollector {
+    /// PokeAPI language id → our language code; names in other languages are dropped.
     let languages: [Int: String]
     var entries: [(kindOrder: Int, order: Int, slug: String, language: Int, row: [String])] = []
     static let kindOrder = ["pokemon", "genus", "move", "ability", "item", "type", "color", "habitat", "item-category",
                             "item-pocket", "damage-class", "generation"]
 
-    mutating func add(kind: String, id: Int, slug: String, order: Int, language: Int, name: String) {
+    public init(languages: [Int: String]) { self.languages = languages }
+
+    public mutating func add(kind: String, id: Int, slug: String, order: Int, language: Int, name: String) {
         let clean = name.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
             .replacingOccurrences(of: "\r", with: "").trimmingCharacters(in: .whitespaces)
         guard !clean.isEmpty, let code = languages[language] else { return }
@@ -398,7 +418,7 @@ private struct NameCollector {
         entries.append((kindOrder, order, slug, language, [kind, String(id), slug, code, clean]))
     }
 
-    func table() -> Table {
+    public func table() -> Table {
         let sorted = entries.sorted {
             ($0.kindOrder, $0.order, $0.slug, $0.language) < ($1.kindOrder, $1.order, $1.slug, $1.language)
         }

@@ -35,6 +35,9 @@ struct Arguments {
     /// Flags with a value that some commands take.
     static let valueOptions: Set<String> = ["--csv", "--api", "--socket", "--kind-filter", "--out"]
     static let plainFlags: Set<String> = ["--clear", "--force", "--quiet", "--no-server"]
+    /// Value options whose value may be left out (`ingest --api` means the default URL):
+    /// their value is then "".
+    static let optionalValueOptions: Set<String> = ["--api"]
 
     static func parse(_ words: [String]) throws -> Arguments {
         var a = Arguments()
@@ -89,7 +92,9 @@ struct Arguments {
             case "--help", "-h": a.help = true
             case "--version": a.version = true
             default:
-                if valueOptions.contains(word) {
+                if optionalValueOptions.contains(word), inline == nil, i + 1 >= words.count || words[i + 1].hasPrefix("-") {
+                    a.values[word] = ""
+                } else if valueOptions.contains(word) {
                     a.values[word] = try optionValue()
                 } else if plainFlags.contains(word) {
                     a.flags.insert(word)

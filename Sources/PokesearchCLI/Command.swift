@@ -71,6 +71,7 @@ public enum PokesearchCommand {
         case "random": return try RandomCommand.run(context)
         case "fav": return try FavCommand.run(context)
         case "history": return try HistoryCommand.run(context)
+        case "sprite": return try SpriteCommand.run(context)
         default:
             throw CLIError.usage("`pokesearch \(command)` is not available in this build yet; see `pokesearch --help`")
         }

@@ -8,7 +8,7 @@ enum Help {
           pokesearch complete PREFIX          autocompletion suggestions
           pokesearch show NAME|SLUG|ID        one entity in detail (`show 25`, `show move:thunderbolt`)
           pokesearch random [--kind K]        one random entity
-          pokesearch ingest [--csv DIR | --api URL]
+          pokesearch ingest [--csv DIR|URL | --api [URL]]
                                               (re)build the database (bundled corpus by default)
           pokesearch serve [--socket PATH]    run the line-protocol server
           pokesearch fav [add|remove NAME]    favourites
@@ -42,13 +42,13 @@ enum Help {
     static let topics: [String: String] = [
         "search": "pokesearch [search] QUERY... [--limit N] [--offset N] [--kind K] [--lang L] [--sort FIELD [--desc]] [--json] [--explain]\n  Every term must match; see `pokesearch --help` for the query language.",
         "complete": "pokesearch complete PREFIX [--limit N] [--lang L] [--kind K] [--json]\n  Suggestions for the text being typed: the last word is a prefix, earlier words must match whole words.",
-        "ingest": "pokesearch ingest [--csv DIR | --api [URL]] [--quiet]\n  Rebuilds the database aside and swaps it in atomically; favourites and history are kept.\n  Default source: the bundled corpus. --csv reads a PokeAPI CSV directory (data/v2/csv).",
+        "ingest": "pokesearch ingest [--csv DIR | --api [URL]] [--quiet]\n  Rebuilds the database aside and swaps it in atomically; favourites and history are kept.\n  Default source: the bundled corpus. --csv reads a PokeAPI CSV directory (data/v2/csv), or downloads\n  its tables from an http(s) URL. --api syncs from PokeAPI's REST API (default https://pokeapi.co/api/v2):\n  responses are cached in the database, a second sync asks only for what changed, an interrupted one resumes.\n  Progress goes to stderr (--quiet: none). POKESEARCH_HTTP_TIMEOUT, POKESEARCH_HTTP_ATTEMPTS and\n  POKESEARCH_HTTP_BACKOFF tune the per-request timeout, the tries per URL and the first retry delay.",
         "show": "pokesearch show NAME|SLUG|ID|KIND:SLUG [--lang L] [--json]\n  One entity in detail: a number is an id (the Pokémon first), else a slug or an exact name in any language.\n  A name several kinds share (metronome) lists them and exits 1; pick one with KIND:SLUG (`show move:metronome`).",
         "random": "pokesearch random [--kind K] [--json]\n  One entity picked uniformly at random (among one kind with --kind).",
         "serve": "pokesearch serve [--socket PATH]\n  Runs the line-protocol server on a Unix socket (see docs/PROTOCOL.md).",
         "fav": "pokesearch fav [add|remove NAME] [--json]\n  Favourites; with no words, lists them. `is:fav` filters searches to them.",
         "history": "pokesearch history [--clear] [--json]\n  Recent searches and completions, newest first (the last 50). POKESEARCH_NO_HISTORY=1 turns recording off.",
-        "sprite": "pokesearch sprite NAME [--force]\n  Downloads the Pokémon's front sprite once into the cache and prints its path.",
+        "sprite": "pokesearch sprite NAME [--force] [--api URL]\n  Downloads the Pokémon's front sprite once into $XDG_CACHE_HOME/pokesearch/sprites/ and prints its path;\n  --force downloads it again. NAME is a slug or a name (the top Pokémon found).",
         "help": "pokesearch help COMMAND\n  Help on one command.",
     ]
 

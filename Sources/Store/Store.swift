@@ -266,10 +266,7 @@ public final class Store {
         for row in try old.database.rows("SELECT query, searched_at FROM history") {
             try database.run("INSERT OR REPLACE INTO history (query, searched_at) VALUES (?, ?)", row[0], row[1])
         }
-        for row in try old.database.rows("SELECT url, etag, last_modified, body, fetched_at FROM http_cache") {
-            try database.run("INSERT OR REPLACE INTO http_cache (url, etag, last_modified, body, fetched_at) VALUES (?, ?, ?, ?, ?)",
-                             row[0], row[1], row[2], row[3], row[4])
-        }
+        try copyHTTPCache(from: old)
     }
 }
 
