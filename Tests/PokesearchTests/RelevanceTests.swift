@@ -1,0 +1,305 @@
+import Corpus
+import Folding
+import Query
+import Testing
+
+/// Real queries over the real corpus, each with the results a person expects.
+@Suite("Relevance")
+struct RelevanceTests {
+    enum Expect: Sendable, CustomStringConvertible {
+        /// The results start with these, in this order.
+        case first([String])
+        /// Each of these is within the first `n` results.
+        case within(Int, [String])
+        /// Every result is one of these kinds.
+        case onlyKinds(Set<Kind>, atLeast: Int)
+        case nothing
+
+        var description: String {
+            switch self {
+            case .first(let s): return "first \(s)"
+            case .within(let n, let s): return "\(s) in top \(n)"
+            case .onlyKinds(let k, let n): return "only \(k), at least \(n)"
+            case .nothing: return "nothing"
+            }
+        }
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var query: String
+        var expect: Expect
+        var language = "en"
+        var testDescription: String { "\(query) → \(expect)" }
+    }
+
+    static func c(_ query: String, _ expect: Expect, language: String = "en") -> Case {
+        Case(query: query, expect: expect, language: language)
+    }
+
+    static let cases: [Case] = [
+        // Whole names, any case.
+        c("pikachu", .first(["pokemon:pikachu"])),
+        c("PIKACHU", .first(["pokemon:pikachu"])),
+        c("Charizard", .first(["pokemon:charizard"])),
+        c("bulbasaur", .first(["pokemon:bulbasaur"])),
+        c("mewtwo", .first(["pokemon:mewtwo"])),
+        c("garchomp", .first(["pokemon:garchomp"])),
+        c("snorlax", .first(["pokemon:snorlax"])),
+        c("greninja", .first(["pokemon:greninja"])),
+        c("thunderbolt", .first(["move:thunderbolt"])),
+        c("earthquake", .first(["move:earthquake"])),
+        c("master ball", .first(["item:master-ball"])),
+        c("leftovers", .first(["item:leftovers"])),
+        c("levitate", .first(["ability:levitate"])),
+        c("intimidate", .first(["ability:intimidate"])),
+        c("dragon", .first(["type:dragon"])),
+        c("kartana", .first(["pokemon:kartana"])),
+        // Prefixes of 1–6 characters.
+        c("p", .within(5, ["pokemon:pikachu"])),
+        c("pi", .within(5, ["pokemon:pikachu", "pokemon:pidgey"])),
+        c("pik", .first(["pokemon:pikachu"])),
+        c("pika", .first(["pokemon:pikachu"])),
+        c("pikac", .first(["pokemon:pikachu"])),
+        c("pikach", .first(["pokemon:pikachu"])),
+        c("ch", .first(["pokemon:charmander"])),
+        c("char", .first(["pokemon:charmander", "pokemon:charmeleon", "pokemon:charizard"])),
+        c("chariz", .first(["pokemon:charizard"])),
+        c("bulb", .first(["pokemon:bulbasaur"])),
+        // Prefixes of later words.
+        c("jr", .first(["pokemon:mime-jr"])),
+        c("rock star", .first(["pokemon:pikachu-rock-star"])),
+        c("mime", .within(4, ["pokemon:mime-jr", "pokemon:mr-mime"])),
+        c("stone thunder", .first(["item:thunder-stone"])),
+        // Substrings.
+        c("chomp", .first(["pokemon:garchomp"])),
+        c("meleon", .first(["pokemon:charmeleon"])),
+        c("izard", .within(3, ["pokemon:charizard"])),
+        // Compact names.
+        c("pokeball", .first(["item:poke-ball"])),
+        c("mrmime", .first(["pokemon:mr-mime"])),
+        c("porygonz", .first(["pokemon:porygon-z"])),
+        c("hooh", .first(["pokemon:ho-oh"])),
+        c("typenull", .first(["pokemon:type-null"])),
+        c("thunderstone", .first(["item:thunder-stone"])),
+        // Type queries: the four fire/dragon Pokémon first.
+        c("fire dragon", .first(["pokemon:gouging-fire", "pokemon:reshiram", "pokemon:turtonator", "pokemon:charizard-mega-x"])),
+        c("water ground", .within(4, ["pokemon:wooper", "pokemon:quagsire", "pokemon:swampert"])),
+        c("grass poison", .first(["pokemon:bulbasaur", "pokemon:ivysaur", "pokemon:venusaur"])),
+        c("bug steel", .within(10, ["pokemon:scizor", "pokemon:forretress"])),
+        c("ghost dragon kind:pokemon", .within(5, ["pokemon:dragapult", "pokemon:giratina-altered"])),
+        c("fire fighting", .within(4, ["pokemon:blaziken", "pokemon:infernape"])),
+        c("electric mouse", .within(3, ["pokemon:pikachu"])),
+        c("seed pokemon grass", .within(3, ["pokemon:bulbasaur"])),
+        // Accents both ways.
+        c("flabebe", .first(["pokemon:flabebe"])),
+        c("flabébé", .first(["pokemon:flabebe"])),
+        c("evoli", .first(["pokemon:eevee"])),
+        c("évoli", .first(["pokemon:eevee"])),
+        c("pokémon box", .within(3, ["item:pokemon-box"])),
+        c("poké ball", .first(["item:poke-ball"])),
+        // Typos of each kind.
+        c("pikahcu", .first(["pokemon:pikachu"])),       // transposition
+        c("pkiachu", .first(["pokemon:pikachu"])),       // transposition
+        c("pikchu", .first(["pokemon:pikachu"])),        // deletion
+        c("pickachu", .first(["pokemon:pikachu"])),      // insertion
+        c("pikaxhu", .first(["pokemon:pikachu"])),       // substitution
+        c("bulbsaur", .first(["pokemon:bulbasaur"])),
+        c("bulbasuar", .first(["pokemon:bulbasaur"])),
+        c("charzard", .first(["pokemon:charizard"])),
+        c("garchmop", .first(["pokemon:garchomp"])),
+        c("snorlx", .first(["pokemon:snorlax"])),
+        c("lucaroi", .first(["pokemon:lucario"])),
+        c("gyardos", .first(["pokemon:gyarados"])),
+        c("thunderbot", .first(["move:thunderbolt"])),
+        c("earthqauke", .first(["move:earthquake"])),
+        c("levitaet", .first(["ability:levitate"])),
+        c("ピカチウ", .first(["pokemon:pikachu"])),
+        // Other languages and scripts.
+        c("glurak", .first(["pokemon:charizard"])),
+        c("dracaufeu", .first(["pokemon:charizard"])),
+        c("bisasam", .first(["pokemon:bulbasaur"])),
+        c("psiana", .first(["pokemon:espeon"])),
+        c("ピカチュウ", .first(["pokemon:pikachu"])),
+        c("ぴかちゅう", .first(["pokemon:pikachu"])),
+        c("リザードン", .first(["pokemon:charizard"])),
+        c("りざーどん", .first(["pokemon:charizard"])),
+        c("イーブイ", .first(["pokemon:eevee"])),
+        c("ｶﾞﾌﾞﾘｱｽ", .first(["pokemon:garchomp"])),
+        c("fushigidane", .first(["pokemon:bulbasaur"])),
+        c("rizadon", .first(["pokemon:charizard"])),
+        c("ibui", .first(["pokemon:eevee"])),
+        c("피카츄", .first(["pokemon:pikachu"])),
+        c("이브이", .first(["pokemon:eevee"])),
+        c("리자몽", .first(["pokemon:charizard"])),
+        c("pikachyu", .first(["pokemon:pikachu"])),
+        c("皮卡丘", .first(["pokemon:pikachu"])),
+        c("伊布", .first(["pokemon:eevee"])),
+        c("喷火龙", .first(["pokemon:charizard"])),
+        c("噴火龍", .first(["pokemon:charizard"])),
+        c("pi ka qiu", .first(["pokemon:pikachu"])),
+        c("pikaqiu", .first(["pokemon:pikachu"])),
+        c("dracaufeu", .first(["pokemon:charizard"]), language: "fr"),
+        // Filters.
+        c("kind:move thunder", .first(["move:thunder"])),
+        c("move:pound", .first(["move:pound"])),
+        c("item:potion", .first(["item:potion"])),
+        c("kind:ability levitate", .first(["ability:levitate"])),
+        c("type:fire", .onlyKinds([.pokemon, .move], atLeast: 20)),
+        c("type:fire kind:pokemon", .first(["pokemon:charmander", "pokemon:charmeleon", "pokemon:charizard"])),
+        c("type:feuer kind:pokemon", .first(["pokemon:charmander"])),
+        c("ability:levitate", .first(["pokemon:gastly", "pokemon:haunter"])),
+        c("ability:lightning-rod", .within(3, ["pokemon:pikachu", "pokemon:raichu"])),
+        c("ability:\"lightning rod\"", .within(3, ["pokemon:pikachu"])),
+        c("gen:1 type:ghost", .first(["pokemon:gastly", "pokemon:haunter", "pokemon:gengar"])),
+        c("color:pink is:baby", .within(3, ["pokemon:cleffa", "pokemon:igglybuff"])),
+        c("habitat:cave zubat", .first(["pokemon:zubat"])),
+        c("is:legendary type:psychic", .first(["pokemon:mewtwo"])),
+        c("is:mythical", .first(["pokemon:mew", "pokemon:celebi"])),
+        c("is:baby", .first(["pokemon:pichu"])),
+        c("is:default pikachu kind:pokemon", .first(["pokemon:pikachu"])),
+        c("is:mega charizard", .first(["pokemon:charizard-mega-x", "pokemon:charizard-mega-y"])),
+        c("hp>200", .within(4, ["pokemon:chansey", "pokemon:blissey"])),
+        c("atk>=180", .within(3, ["pokemon:kartana"])),
+        c("def<10", .first(["pokemon:chansey", "pokemon:happiny"])),
+        c("spd>=200", .first(["pokemon:shuckle"])),
+        c("spe>=180", .first(["pokemon:regieleki", "pokemon:deoxys-speed"])),
+        c("bst>700 kind:pokemon", .first(["pokemon:arceus"])),
+        c("weight>=9000", .within(3, ["pokemon:groudon"])),
+        c("power>=250", .onlyKinds([.move], atLeast: 1)),
+        c("accuracy<50 kind:move", .within(4, ["move:guillotine", "move:horn-drill", "move:fissure"])),
+        c("cost>=100000", .onlyKinds([.item], atLeast: 1)),
+        c("id:1..3 kind:pokemon", .first(["pokemon:bulbasaur", "pokemon:ivysaur", "pokemon:venusaur"])),
+        c("lang:fr dracaufeu", .first(["pokemon:charizard"])),
+        c("@fr:dracaufeu", .first(["pokemon:charizard"])),
+        c("@de:glurak", .first(["pokemon:charizard"])),
+        c("@ja:ピカ", .first(["pokemon:pikachu"])),
+        c("@de:pikachu", .first(["pokemon:pikachu"])),
+        c("@fr:glurak", .nothing),
+        // Negation.
+        c("-type:flying charizard", .within(3, ["pokemon:charizard-mega-x"])),
+        c("charizard -item", .first(["pokemon:charizard"])),
+        c("pikachu -pikachu", .nothing),
+        c("dragon -type:flying -kind:item -kind:move", .first(["type:dragon", "pokemon:dragonair"])),
+        // Wildcards.
+        c("*meleon", .first(["pokemon:charmeleon"])),
+        c("ee?ee", .first(["pokemon:eevee"])),
+        c("pika*", .first(["pokemon:pikachu"])),
+        c("*chu", .within(4, ["pokemon:pikachu", "pokemon:raichu", "pokemon:pichu"])),
+        c("char*der", .first(["pokemon:charmander"])),
+        // Mixed kinds and bare numbers.
+        c("metronome", .first(["move:metronome", "item:metronome"])),
+        c("25", .first(["pokemon:pikachu", "move:mega-kick", "ability:wonder-guard", "item:hyper-potion"])),
+        c("151", .first(["pokemon:mew"])),
+        // Names that look like syntax.
+        c("\"mr mime\"", .first(["pokemon:mr-mime"])),
+        c("Type: Null", .first(["pokemon:type-null"])),
+        c("\"Type: Null\"", .first(["pokemon:type-null"])),
+        c("Typ:Null", .first(["pokemon:type-null"])),
+        c("Farfetch'd", .first(["pokemon:farfetchd"])),
+        c("Farfetch’d", .first(["pokemon:farfetchd"])),
+        c("Porygon-Z", .first(["pokemon:porygon-z"])),
+        c("Nidoran♀", .first(["pokemon:nidoran-f"])),
+        c("Nidoran♂", .first(["pokemon:nidoran-m"])),
+        c("Mr. Mime", .first(["pokemon:mr-mime"])),
+        c(":Eevee", .first(["pokemon:eevee"])),
+        c("Ho-Oh", .first(["pokemon:ho-oh"])),
+        c("Jangmo-o", .first(["pokemon:jangmo-o"])),
+        c("sirfetch", .first(["pokemon:sirfetchd"])),
+        c("mime jr", .first(["pokemon:mime-jr"])),
+        c("zygarde 10%", .within(2, ["pokemon:zygarde-10"])),
+        c("charizard pikachu", .nothing),
+    ]
+
+    @Test(arguments: cases)
+    func query(_ c: Case) throws {
+        var options = SearchOptions()
+        options.limit = 50
+        options.language = Language.index(of: c.language)!
+        let results = try Fixture.engine.search(c.query, options: options).results.map { "\($0.kind.rawValue):\($0.slug)" }
+        switch c.expect {
+        case .first(let expected):
+            #expect(Array(results.prefix(expected.count)) == expected, "got \(results.prefix(6))")
+        case .within(let n, let expected):
+            for e in expected { #expect(results.prefix(n).contains(e), "\(e) not in \(results.prefix(n))") }
+        case .onlyKinds(let kinds, let atLeast):
+            #expect(results.count >= atLeast)
+            #expect(results.allSatisfy { kinds.contains(Kind(rawValue: String($0.prefix { $0 != ":" }))!) })
+        case .nothing:
+            #expect(results.isEmpty, "got \(results.prefix(6))")
+        }
+    }
+
+    @Test func suiteIsLargeEnough() { #expect(Self.cases.count >= 100) }
+
+    @Test func exactHitsRankAboveTypoHits() throws {
+        let results = try Fixture.engine.search("pichu", options: { var o = SearchOptions(); o.explain = true; return o }()).results
+        #expect(results.first?.slug == "pichu")
+        #expect(results.allSatisfy { $0.explanation.allSatisfy { $0.typos == 0 } }, "pichu has exact hits: no typo hits")
+        let typo = try Fixture.engine.search("pichuu", options: { var o = SearchOptions(); o.explain = true; return o }()).results
+        #expect(typo.first?.explanation.first?.typos ?? 0 > 0)
+    }
+
+    @Test func typoBudgetFollowsTheContract() throws {
+        // Under 4 characters: no typos. 4–7: one edit. 8 and more: two.
+        #expect(try Fixture.engine.search("pkx").results.isEmpty)
+        #expect(try Fixture.engine.search("snrolax").results.first?.slug == "snorlax")     // 1 edit (transposition), 7 chars
+        #expect(try Fixture.engine.search("snxrlxx").results.first?.slug != "snorlax")      // 3 edits
+        #expect(try Fixture.engine.search("bulbasuer").results.first?.slug == "bulbasaur")  // 9 chars, 1 edit
+        #expect(try Fixture.engine.search("blbasuar").results.first?.slug == "bulbasaur")   // 8 chars, 2 edits
+    }
+
+    @Test func explainSaysHowEachTermMatched() throws {
+        var options = SearchOptions()
+        options.explain = true
+        let fire = try #require(try Fixture.engine.search("fire dragon", options: options).results.first { $0.slug == "reshiram" })
+        #expect(fire.explanation.map(\.matchClass) == [.field, .field])
+        let glurak = try #require(try Fixture.engine.search("glurak", options: options).results.first)
+        #expect(glurak.explanation.first?.matchClass == .exact && glurak.explanation.first?.language == "de")
+        let translit = try #require(try Fixture.engine.search("rizadon", options: options).results.first)
+        #expect(translit.explanation.first?.transliterated == true)
+        let typo = try #require(try Fixture.engine.search("charzard", options: options).results.first)
+        #expect(typo.explanation.first?.typos == 1)
+    }
+
+    @Test func displayLanguageRanksItsNamesFirst() throws {
+        var options = SearchOptions()
+        options.language = Language.index(of: "de")!
+        options.explain = true
+        options.limit = 200
+        // Within each match class, names in the display language come first.
+        let results = try Fixture.engine.search("glu", options: options).results
+        let buckets = results.map { r in
+            let best = r.explanation.min { $0.matchClass < $1.matchClass }!
+            return best.matchClass.rawValue * 2 + (best.language == nil || best.language == "de" ? 0 : 1)
+        }
+        #expect(buckets == buckets.sorted())
+        #expect(results.first { $0.explanation.first?.matchClass == .namePrefix }?.name == "Glumanda")
+        options.explain = false
+        #expect(try Fixture.engine.search("pikachu", options: options).results.first?.name == "Pikachu")
+        options.language = Language.index(of: "ja")!
+        #expect(try Fixture.engine.search("pikachu", options: options).results.first?.name == "ピカチュウ")
+    }
+
+    @Test func sortingAndPaging() throws {
+        var options = SearchOptions()
+        options.sort = .attack
+        options.descending = true
+        options.limit = 30
+        let attack = try Fixture.engine.search("type:dragon kind:pokemon", options: options).results
+        let values = attack.map { Fixture.engine.index.number(.attack, $0.doc) }
+        #expect(values == values.sorted(by: >))
+        options.sort = .name
+        options.descending = false
+        let names = try Fixture.engine.search("kind:type", options: options).results.map { Folding.fold($0.name) }
+        #expect(names.count == 21 && names == names.sorted() && names.contains("bug"))
+        var page = SearchOptions()
+        page.limit = 7
+        var seen: [String] = []
+        let total = try Fixture.engine.search("type:ice kind:pokemon", options: page).total
+        while page.offset < total {
+            seen += try Fixture.engine.search("type:ice kind:pokemon", options: page).results.map(\.slug)
+            page.offset += 7
+        }
+        #expect(seen.count == total && Set(seen).count == total)
+    }
+}
