@@ -40,12 +40,12 @@ enum Help {
         """
 
     static let topics: [String: String] = [
-        "search": "pokesearch [search] QUERY... [--limit N] [--offset N] [--kind K] [--lang L] [--sort FIELD [--desc]] [--json] [--explain]\n  Every term must match; see `pokesearch --help` for the query language.",
-        "complete": "pokesearch complete PREFIX [--limit N] [--lang L] [--kind K] [--json]\n  Suggestions for the text being typed: the last word is a prefix, earlier words must match whole words.",
+        "search": "pokesearch [search] QUERY... [--limit N] [--offset N] [--kind K] [--lang L] [--sort FIELD [--desc]] [--json] [--explain] [--no-server]\n  Every term must match; see `pokesearch --help` for the query language.",
+        "complete": "pokesearch complete PREFIX [--limit N] [--lang L] [--kind K] [--json] [--slugs] [--no-server]\n  Suggestions for the text being typed: the last word is a prefix, earlier words must match whole words.",
         "ingest": "pokesearch ingest [--csv DIR | --api [URL]] [--quiet]\n  Rebuilds the database aside and swaps it in atomically; favourites and history are kept.\n  Default source: the bundled corpus. --csv reads a PokeAPI CSV directory (data/v2/csv).",
         "show": "pokesearch show NAME|SLUG|ID|KIND:SLUG [--lang L] [--json]\n  One entity in detail.",
         "random": "pokesearch random [--kind K] [--json]\n  One entity picked uniformly at random (among one kind with --kind).",
-        "serve": "pokesearch serve [--socket PATH]\n  Runs the line-protocol server on a Unix socket (see docs/PROTOCOL.md).",
+        "serve": "pokesearch serve [--socket PATH] [--idle-timeout SECONDS] [--max-connections N]\n  Runs the line-protocol server on a Unix socket (see docs/PROTOCOL.md): --socket, else $POKESEARCH_SOCKET,\n  else $XDG_RUNTIME_DIR/pokesearch.sock, else /tmp/pokesearch-$UID.sock. SIGHUP reloads the index.\n  Defaults: idle timeout 300 s, 1024 connections. `search` and `complete` use a running server (--no-server: never).",
         "fav": "pokesearch fav [add|remove NAME] [--json]\n  Favourites; with no words, lists them. `is:fav` filters searches to them.",
         "history": "pokesearch history [--clear] [--json]\n  Recent searches, newest first (the last 50). POKESEARCH_NO_HISTORY=1 turns recording off.",
         "sprite": "pokesearch sprite NAME [--force]\n  Downloads the Pokémon's front sprite once into the cache and prints its path.",
