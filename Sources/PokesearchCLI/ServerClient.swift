@@ -28,11 +28,13 @@ struct ServerClient {
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        // STATS first, pipelined: it names the database the server answers from.
-        guard send(fd, "STATS\n\(request)\n"), let lines = receiveLines(fd, count: 2),
-              let stats = decode(lines[0]), let database = stats["database"] as? String,
+        // STATS first: it names the database the server answers from (a server for another
+        // database is not asked; a round trip costs microseconds).
+        var reader = LineReader(fd: fd)
+        guard send(fd, "STATS\n"), let statsLine = reader.next(), let stats = decode(statsLine),
+              let database = stats["database"] as? String,
               canonicalPath(database) == canonicalPath(context.databasePath),
-              let fields = decode(lines[1]) else { return nil }
+              send(fd, request + "\n"), let line = reader.next(), let fields = decode(line) else { return nil }
         if fields["ok"] as? Bool != true {
             let error = fields["error"] as? [String: Any]
             if error?["code"] as? String == "bad_query", let message = error?["message"] as? String {
@@ -40,7 +42,7 @@ struct ServerClient {
             }
             return nil
         }
-        guard let elements = arrayElements(lines[1], key: elementsKey) else { return nil }
+        guard let elements = arrayElements(line, key: elementsKey) else { return nil }
         return Answer(fields: fields, elements: elements)
     }
 
@@ -53,18 +55,6 @@ struct ServerClient {
             bytes = bytes.dropFirst(sent)
         }
         return true
-    }
-
-    private static func receiveLines(_ fd: Int32, count: Int) -> [String]? {
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while received.lazy.filter({ $0 == 10 }).count < count {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            received.append(contentsOf: chunk[..<n])
-        }
-        return received.split(separator: 10).prefix(count).map { String(decoding: $0, as: UTF8.self) }
     }
 
     private static func decode(_ line: String) -> [String: Any]? {
@@ -104,5 +94,31 @@ struct ServerClient {
             }
         }
         return nil
+    }
+}
+
+/// Response lines from a socket, read in large chunks.
+private struct LineReader {
+    let fd: Int32
+    private var received: [UInt8] = []
+
+    init(fd: Int32) { self.fd = fd }
+
+    /// The next line, or nil when the connection ends or times out first.
+    mutating func next() -> String? {
+        var searched = 0
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            if let newline = received[searched...].firstIndex(of: 10) {
+                let line = String(decoding: received[..<newline], as: UTF8.self)
+                received.removeSubrange(...newline)
+                return line
+            }
+            searched = received.count
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            received.append(contentsOf: chunk[..<n])
+        }
     }
 }
