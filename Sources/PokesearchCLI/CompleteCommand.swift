@@ -2,6 +2,7 @@ import Catalog
 import Corpus
 import Foundation
 import Query
+import Server
 
 /// `pokesearch complete PREFIX`: suggestions for the text being typed, one per line
 /// (or JSON Lines with --json, or slugs with --slugs for shell completion). Asks a
@@ -34,10 +35,10 @@ enum CompleteCommand {
 
     static func askServer(_ text: String, limit: Int, language: Int, kinds: Set<Kind>, _ context: CommandContext) throws -> [Line]? {
         // The server reads spaces before the options as separators, so a text ending in a
-        // space (its last word finished) is completed locally.
+        // space (its last word finished), or in what reads as an option, is completed locally.
         var request = "COMPLETE \(text) LIMIT(\(limit)) LANG(\(Language.codes[language]))"
         if !kinds.isEmpty { request += " KIND(\(kinds.map(\.rawValue).sorted().joined(separator: ",")))" }
-        guard !(text.last?.isWhitespace ?? false),
+        guard !(text.last?.isWhitespace ?? false), !RequestSyntax.endsWithOption(text),
               let answer = try ServerClient.ask(request, elementsKey: "suggestions", context: context) else { return nil }
         var lines: [Line] = []
         for element in answer.elements {

@@ -2,6 +2,7 @@ import Catalog
 import Corpus
 import Foundation
 import Query
+import Server
 
 /// `pokesearch QUERY...`: the query language over the index, as a table or JSON Lines.
 enum SearchCommand {
@@ -29,6 +30,7 @@ enum SearchCommand {
 
     /// The same page from a running server, or nil to search locally.
     static func askServer(_ query: String, _ options: SearchOptions, _ context: CommandContext) throws -> ResultPage? {
+        guard !RequestSyntax.endsWithOption(query) else { return nil }
         var request = "SEARCH \(query) LIMIT(\(options.limit)) OFFSET(\(options.offset)) LANG(\(Language.codes[options.language]))"
         request += " SORT(\(options.sort.rawValue)\(options.descending ? ":desc" : ""))"
         if !options.kinds.isEmpty { request += " KIND(\(options.kinds.map(\.rawValue).sorted().joined(separator: ",")))" }

@@ -172,3 +172,12 @@ extension Substring {
         return self[startIndex..<end]
     }
 }
+
+/// What clients composing requests need to know of the request syntax.
+public enum RequestSyntax {
+    /// Whether `text` ends in something the server reads as an option (`LIMIT(3)`), so
+    /// that it cannot be sent as a query or prefix with options after it.
+    public static func endsWithOption(_ text: String) -> Bool {
+        !RequestParser.splitOptions(Substring(text)).options.isEmpty
+    }
+}

@@ -36,6 +36,16 @@ struct ServerClientTests {
         #expect(afterLocal - afterServed == 1)
     }
 
+    @Test func queryEndingInOptionSyntaxIsAnsweredLocally() throws {
+        let server = try RunningServer()
+        let arguments = ["search", "pikachu", "limit(2)", "--json", "--db", ServerFixture.database, "--socket", server.socketPath]
+        let before = try requestsServed(server)
+        let served = ServerFixture.run(arguments)
+        // The server would read "limit(2)" as an option: the command searched itself.
+        #expect(try requestsServed(server) - before == 1)
+        #expect(served.stdout == ServerFixture.run(arguments + ["--no-server"]).stdout)
+    }
+
     @Test func queryErrorsAreTheSameThroughTheServer() throws {
         let server = try RunningServer()
         let common = ["search", "hp>>", "--db", ServerFixture.database, "--socket", server.socketPath]
