@@ -32,15 +32,16 @@ enum ServeCommand {
         }
         let start = monotonicSeconds()
         let catalog: Catalog
+        let loaded: LoadedIndex
         do {
             catalog = try context.catalog()
+            loaded = try LoadedIndex.load(catalog, loadMilliseconds: (monotonicSeconds() - start) * 1000)
         } catch {
             server.abandon()
             throw error
         }
-        let milliseconds = (monotonicSeconds() - start) * 1000
         Output.error("serving \(catalog.index.docCount) entities from \(context.databasePath) on \(server.socketPath)")
-        server.serve(engine: catalog.engine, loadMilliseconds: milliseconds)
+        server.serve(loaded)
         Output.error("stopped")
         return 0
     }

@@ -5,16 +5,21 @@ import Query
 import Store
 import Synchronization
 
-/// One loaded index with what STATS reports about it.
-final class LoadedIndex: Sendable {
+/// One loaded index with what GET needs (the details of every entity) and what STATS
+/// reports about it.
+public final class LoadedIndex: Sendable {
     let engine: SearchEngine
+    let resolver: EntityResolver
+    let pokedex: Pokedex
     /// Entities per kind, in kind order.
     let counts: [(kind: Kind, count: Int)]
     /// How long loading or rebuilding this index took.
     let loadMilliseconds: Double
 
-    init(engine: SearchEngine, loadMilliseconds: Double) {
+    init(engine: SearchEngine, corpus: Corpus, loadMilliseconds: Double) {
         self.engine = engine
+        resolver = EntityResolver(engine: engine)
+        pokedex = Pokedex(corpus: corpus, index: engine.index)
         var counts = Kind.allCases.map { (kind: $0, count: 0) }
         for raw in engine.index.docKind { counts[Int(raw)].count += 1 }
         self.counts = counts
@@ -27,8 +32,13 @@ final class LoadedIndex: Sendable {
         let start = monotonicSeconds()
         let store = try Store(path: databasePath, readOnly: true)
         let index = try Catalog.buildIndex(store)
-        return LoadedIndex(engine: SearchEngine(index: index),
+        return LoadedIndex(engine: SearchEngine(index: index), corpus: try store.readCorpus(),
                            loadMilliseconds: (monotonicSeconds() - start) * 1000)
+    }
+
+    /// The index an opened catalog already has, with its corpus for GET.
+    public static func load(_ catalog: Catalog, loadMilliseconds: Double) throws -> LoadedIndex {
+        LoadedIndex(engine: catalog.engine, corpus: try catalog.store.readCorpus(), loadMilliseconds: loadMilliseconds)
     }
 }
 

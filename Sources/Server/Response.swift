@@ -10,6 +10,7 @@ enum ErrorCode: String {
     case lineTooLong = "line_too_long"
     case badUTF8 = "bad_utf8"
     case notFound = "not_found"
+    case ambiguous = "ambiguous"
     case tooManyConnections = "too_many_connections"
     case idleTimeout = "idle_timeout"
     case reloadFailed = "reload_failed"

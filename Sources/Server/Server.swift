@@ -90,10 +90,10 @@ public final class LineServer {
         listener.close()
     }
 
-    /// Serves `engine` until SIGINT or SIGTERM, then finishes the requests in flight,
+    /// Serves `loaded` until SIGINT or SIGTERM, then finishes the requests in flight,
     /// removes the socket and returns.
-    public func serve(engine: SearchEngine, loadMilliseconds: Double) {
-        holder = IndexHolder(LoadedIndex(engine: engine, loadMilliseconds: loadMilliseconds))
+    public func serve(_ loaded: LoadedIndex) {
+        holder = IndexHolder(loaded)
         watch(listener.fd, events: EPOLLIN.rawValue)
         watch(signalFD, events: EPOLLIN.rawValue)
         watch(reloadFD, events: EPOLLIN.rawValue)
@@ -322,7 +322,7 @@ public final class LineServer {
                     CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds,
                                          engine: holder.loaded.engine, into: &connection.output)
                 case .get(let key):
-                    GetExecutor.run(key: key, engine: holder.loaded.engine, into: &connection.output)
+                    GetExecutor.run(key: key, loaded: holder.loaded, into: &connection.output)
                 case .stats:
                     StatsExecutor.run(loaded: holder.loaded, counters: counters, now: monotonicSeconds(),
                                       databasePath: configuration.databasePath, into: &connection.output)

@@ -271,6 +271,11 @@ public final class Store {
 }
 
 extension Store {
+    /// The typed corpus, read back from the corpus tables.
+    public func readCorpus() throws -> Corpus {
+        do { return try Corpus(tables: try readCorpusTables()) } catch { throw StoreError.from(error, path: path) }
+    }
+
     /// Each document's folded field text, as stored in `field_fts`.
     public func readFieldTexts() throws -> [(doc: Int, text: String)] {
         let select = try database.prepare("SELECT doc, text FROM field_fts ORDER BY rowid")

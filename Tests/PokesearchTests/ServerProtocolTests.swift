@@ -49,6 +49,10 @@ struct ServerProtocolTests {
         let move = (try client.requestJSON("GET move:thunderbolt"))["entity"] as? [String: Any]
         #expect(move?["power"] as? Int == 90)
         #expect(try errorCode(client.request("GET missingno")) == "not_found")
+        // Names in any language, as `show` takes them; a name two kinds share is ambiguous.
+        #expect(((try client.requestJSON("GET Dracaufeu"))["entity"] as? [String: Any])?["slug"] as? String == "charizard")
+        #expect((pikachu["entity"] as? [String: Any])?["genus"] as? String == "Mouse Pokémon")
+        #expect(try errorCode(client.request("GET metronome")) == "ambiguous")
 
         // STATS counts what happened.
         let stats = try client.requestJSON("STATS")
