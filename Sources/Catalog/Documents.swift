@@ -94,18 +94,24 @@ public struct Documents: Sendable {
         return results.withLock { $0.flatMap { $0 } }
     }
 
-    /// The texts FTS5 indexes for names: each folded name, compact form and transliteration.
+    /// The text FTS5 indexes for each document's names: every distinct folded name,
+    /// compact form and transliteration, one per line. The trigram tokenizer reads the
+    /// newlines too, so no query (which never holds one) matches across two names.
     public var fullTextNames: [(doc: Int, text: String)] {
         var rows: [(doc: Int, text: String)] = []
-        for name in names {
-            rows.append((name.doc, name.folded))
-            if name.compact != name.folded { rows.append((name.doc, name.compact)) }
-            if let translit = name.translit, translit != name.folded {
-                rows.append((name.doc, translit))
-                let compact = Folding.compact(translit)
-                if compact != translit { rows.append((name.doc, compact)) }
-            }
+        var current = -1
+        var forms: [String] = []
+        func flush() {
+            if current >= 0 && !forms.isEmpty { rows.append((current, forms.joined(separator: "\n"))) }
+            forms.removeAll(keepingCapacity: true)
         }
+        for name in names {
+            if name.doc != current { flush(); current = name.doc }
+            var candidates = [name.folded, name.compact]
+            if let translit = name.translit { candidates += [translit, Folding.compact(translit)] }
+            for form in candidates where !form.isEmpty && !forms.contains(form) { forms.append(form) }
+        }
+        flush()
         return rows
     }
 }

@@ -65,21 +65,38 @@ public enum TSV {
     }
 
     public static func decode(_ text: String, file: String) throws -> Table {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last == "" { lines.removeLast() }
-        guard let header = lines.first else { throw CorpusError.format(file: file, line: 1, message: "empty file") }
-        let columns = header.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        var rows: [[String]] = []
-        rows.reserveCapacity(lines.count)
-        for (offset, line) in lines.dropFirst().enumerated() {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == columns.count else {
-                throw CorpusError.format(file: file, line: offset + 2,
-                                         message: "expected \(columns.count) fields, found \(fields.count)")
+        var text = text
+        return try text.withUTF8 { bytes in
+            var rows: [[String]] = []
+            var fields: [String] = []
+            var fieldStart = 0
+            var line = 1
+            var columns: [String]? = nil
+            for i in 0...bytes.count {
+                let byte: UInt8 = i < bytes.count ? bytes[i] : 10
+                guard byte == 9 || byte == 10 else { continue }
+                if i == bytes.count && fieldStart == i && fields.isEmpty { break } // final newline
+                fields.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[fieldStart..<i]), as: UTF8.self))
+                fieldStart = i + 1
+                guard byte == 10 else { continue }
+                if let columns {
+                    guard fields.count == columns.count else {
+                        throw CorpusError.format(file: file, line: line,
+                                                 message: "expected \(columns.count) fields, found \(fields.count)")
+                    }
+                    rows.append(fields)
+                } else {
+                    columns = fields
+                }
+                fields = []
+                fields.reserveCapacity(columns?.count ?? 8)
+                line += 1
             }
-            rows.append(fields)
+            guard let columns, !(columns.count == 1 && columns[0].isEmpty) else {
+                throw CorpusError.format(file: file, line: 1, message: "empty file")
+            }
+            return Table(columns: columns, rows: rows)
         }
-        return Table(columns: columns, rows: rows)
     }
 
     /// Reads every corpus table from a directory such as `corpus/`.
