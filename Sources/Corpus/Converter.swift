@@ -165,20 +165,8 @@ private struct Reader {
             cosmeticForms[pokemonID, default: []].append(row)
         }
 
-        // A form is named only in the languages that name it ("Mega Charizard X", or the
-        // species name with the form's: "Shellos (East Sea)"); the bare species name there
-        // would make every form an exact match for its species. A form no language names
-        // takes the species names.
         func formDisplayNames(formID: Int?, species: Int) -> [Int: String] {
-            var result: [Int: String] = [:]
-            for (lang, form) in formID.flatMap({ formNames[$0] }) ?? [:] {
-                if !form.pokemon.isEmpty {
-                    result[lang] = form.pokemon
-                } else if !form.form.isEmpty, let base = speciesNames[species]?[lang] {
-                    result[lang] = "\(base) (\(form.form))"
-                }
-            }
-            return result.isEmpty ? (speciesNames[species] ?? [:]) : result
+            FormNames.displayNames(species: speciesNames[species] ?? [:], form: formID.flatMap { formNames[$0] } ?? [:])
         }
 
         var table = Table(columns: [
@@ -426,5 +414,24 @@ public struct NameCollector {
         var table = Table(columns: ["kind", "id", "slug", "lang", "name"])
         for entry in sorted where seen.insert(Array(entry.row.prefix(4))).inserted { table.rows.append(entry.row) }
         return table
+    }
+}
+
+/// How forms are named, for the converter and the live sync alike.
+public enum FormNames {
+    /// A form is named only in the languages that name it: its own Pokémon name ("Mega
+    /// Charizard X"), or the species name with its form name ("Shellos (East Sea)"); the
+    /// bare species name there would make every form an exact match for its species. A form
+    /// no language names takes the species names. Keys are PokeAPI language ids.
+    public static func displayNames(species: [Int: String], form: [Int: (form: String, pokemon: String)]) -> [Int: String] {
+        var result: [Int: String] = [:]
+        for (language, names) in form {
+            if !names.pokemon.isEmpty {
+                result[language] = names.pokemon
+            } else if !names.form.isEmpty, let base = species[language] {
+                result[language] = "\(base) (\(names.form))"
+            }
+        }
+        return result.isEmpty ? species : result
     }
 }

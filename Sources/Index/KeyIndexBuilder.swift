@@ -155,7 +155,7 @@ enum KeyIndexBuilder {
         return (childStart, depth, low, high)
     }
 
-    /// Trigram postings over whole-name keys (each padded with two zero scalars so one- and
+    /// Trigram postings over whole names and their compact forms (each padded with two zero scalars so one- and
     /// two-scalar substrings are found through gram ranges), sorted by gram code.
     static func buildTrigrams(_ keys: StringPool, postingStart: [UInt32], postings: [UInt32])
         -> (codes: [UInt64], start: [UInt32], keys: [UInt32]) {
@@ -168,7 +168,8 @@ enum KeyIndexBuilder {
         var seen: [UInt64] = []
         for key in 0..<keys.count {
             let isWholeName = (Int(postingStart[key])..<Int(postingStart[key + 1])).contains {
-                Posting(raw: postings[$0]).role == .whole
+                let role = Posting(raw: postings[$0]).role
+                return role == .whole || role == .compact
             }
             guard isWholeName else { continue }
             scalars.removeAll(keepingCapacity: true)

@@ -62,7 +62,7 @@ public enum NumericColumn: Int, CaseIterable, Sendable, Equatable {
 /// keys (children contiguous, each node knowing its key range) serves typo search, and
 /// trigram postings over whole names serve substrings and wildcards.
 public final class IndexSnapshot: Sendable {
-    public static let formatVersion = 2
+    public static let formatVersion = 3
 
     // Documents
     public let docCount: Int

@@ -105,21 +105,11 @@ enum APIMapper {
         }
         let formsByPokemon = Dictionary(grouping: data.forms) { $0.pokemon.name ?? "" }
 
-        /// Species names, overridden per language by the form's full name, else "Species (Form)".
         func formDisplayNames(_ form: APIForm?, species: Int) -> [Int: String] {
-            var result = speciesNames[species] ?? [:]
-            guard let form else { return result }
             var formNames: [Int: (form: String, pokemon: String)] = [:]
-            for entry in form.form_names { if let l = entry.language.id { formNames[l, default: ("", "")].form = entry.name } }
-            for entry in form.names { if let l = entry.language.id { formNames[l, default: ("", "")].pokemon = entry.name } }
-            for (language, name) in formNames {
-                if !name.pokemon.isEmpty {
-                    result[language] = name.pokemon
-                } else if !name.form.isEmpty, let base = speciesNames[species]?[language] {
-                    result[language] = "\(base) (\(name.form))"
-                }
-            }
-            return result
+            for entry in form?.form_names ?? [] { if let l = entry.language.id { formNames[l, default: ("", "")].form = entry.name } }
+            for entry in form?.names ?? [] { if let l = entry.language.id { formNames[l, default: ("", "")].pokemon = entry.name } }
+            return FormNames.displayNames(species: speciesNames[species] ?? [:], form: formNames)
         }
         func typeList(_ slots: [APITypeSlot]) -> String {
             slots.sorted { $0.slot < $1.slot }.compactMap(\.type.name).joined(separator: ",")

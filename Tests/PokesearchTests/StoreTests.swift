@@ -166,6 +166,6 @@ struct IngestCommandTests {
         let run = try pokesearch(["ingest", "--csv", Fixture.sharedCSV.path, "--db", path])
         #expect(run.status == 0 && run.stdout.contains("1579 pokemon"))
         let bad = try pokesearch(["ingest", "--csv", "/nonexistent", "--db", path])
-        #expect(bad.status == 2 && bad.stderr.contains("is not one"))
+        #expect(bad.status == 2 && bad.stderr.contains("is neither"))
     }
 }

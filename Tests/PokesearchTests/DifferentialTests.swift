@@ -1,0 +1,78 @@
+import Corpus
+import Folding
+import Query
+import Store
+import Testing
+
+/// The in-memory engine against SQLite FTS5 over the store's own tables, as an oracle: for
+/// generated terms without typos, the documents a term finds must be the same either way,
+/// so the two indexes can never drift apart.
+@Suite("Engine against FTS5")
+struct DifferentialTests {
+    /// SplitMix64: a deterministic generator, so failures reproduce.
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    /// Substrings (3–8 scalars) of folded names, compact names and transliterations, and
+    /// prefixes of field words: words only (no spaces, no query syntax).
+    static func generatedTerms(count: Int) throws -> [String] {
+        let store = try Store(path: Fixture.database, readOnly: true)
+        let names = try store.readFoldedNames()
+        let fields = try store.readFieldTexts()
+        var generator = Generator(state: 2026)
+        var terms: [String] = []
+        var seen = Set<String>()
+        while terms.count < count {
+            let source: String
+            let fieldWord = generator.below(4) == 0
+            if fieldWord {
+                let words = Folding.words(fields[generator.below(fields.count)].text)
+                source = String(words[generator.below(words.count)])
+            } else {
+                let name = names[generator.below(names.count)]
+                let forms = [name.folded, name.compact] + (name.translit.map { [$0] } ?? [])
+                source = forms[generator.below(forms.count)]
+            }
+            let scalars = Array(source.unicodeScalars)
+            guard scalars.count >= 3 else { continue }
+            let length = 3 + generator.below(min(6, scalars.count - 2))
+            // Fields match by word prefix, names also by substring.
+            let start = fieldWord ? 0 : generator.below(scalars.count - length + 1)
+            let term = String(String.UnicodeScalarView(scalars[start..<(start + length)]))
+            // Words only: no spaces, nothing the parser reads as syntax or as a number.
+            guard !term.contains(" "), Int(term) == nil, term.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) }),
+                  seen.insert(term).inserted else { continue }
+            terms.append(term)
+        }
+        return terms
+    }
+
+    @Test func generatedTermsFindTheSameDocumentsInBothIndexes() throws {
+        let store = try Store(path: Fixture.database, readOnly: true)
+        var options = SearchOptions()
+        options.limit = SearchOptions.maxLimit
+        var compared = 0
+        for term in try Self.generatedTerms(count: 400) {
+            let response = try Fixture.engine.search(term, options: options)
+            guard response.total <= SearchOptions.maxLimit else { continue }
+            let engine = Set(response.results.map(\.doc))
+            let oracle = try store.fullTextNameMatches(term).union(try store.fullTextFieldMatches(term))
+            #expect(engine == oracle, "'\(term)': engine only \(engine.subtracting(oracle).prefix(5).map { Fixture.engine.index.slug($0) }), FTS5 only \(oracle.subtracting(engine).prefix(5).map { Fixture.engine.index.slug($0) })")
+            compared += 1
+        }
+        #expect(compared >= 300)
+    }
+
+    @Test func generationIsDeterministic() throws {
+        #expect(try Self.generatedTerms(count: 50) == Self.generatedTerms(count: 50))
+    }
+}
