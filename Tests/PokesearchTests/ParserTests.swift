@@ -1,0 +1,101 @@
+import Corpus
+import Query
+import Testing
+
+@Suite("Query parser")
+struct ParserTests {
+    func clauses(_ query: String) throws -> [(clause: Clause, negated: Bool)] { try QueryParser.parse(query).clauses }
+
+    @Test func termsPhrasesFiltersNegationWildcardsNumbers() throws {
+        let parsed = try QueryParser.parse(#"fire "mr mime" type:dragon -type:flying hp>100 id:1..151 *meleon 25 -eevee @fr:dracaufeu"#)
+        let c = parsed.clauses
+        #expect(c.count == 10)
+        guard case .term(let fire) = c[0].clause, case .term(let phrase) = c[1].clause else { Issue.record("terms"); return }
+        #expect(fire.text == "fire" && fire.shape == .word)
+        #expect(phrase.text == "mr mime" && phrase.shape == .phrase)
+        #expect(c[2].clause == .filter(.type("dragon"), position: 15, part: "type:dragon"))
+        #expect(c[3].negated)
+        guard case .filter(.number(.hp, .greater(100), _), _, _) = c[4].clause else { Issue.record("hp>100"); return }
+        guard case .filter(.id(.range(1, 151)), _, _) = c[5].clause else { Issue.record("id range"); return }
+        guard case .term(let wildcard) = c[6].clause, case .wildcard = wildcard.shape else { Issue.record("wildcard"); return }
+        #expect(c[7].clause == .id(25, position: 65))
+        #expect(c[8].negated)
+        guard case .term(let french) = c[9].clause else { Issue.record("@fr:"); return }
+        #expect(french.language == Language.index(of: "fr") && french.text == "dracaufeu")
+    }
+
+    @Test func kindPrefixesAndLanguage() throws {
+        let c = try clauses("move:pound lang:de")
+        #expect(c.count == 2)
+        #expect(c[0].clause == .filter(.kind(.move), position: 0, part: "move:pound"))
+        #expect(try QueryParser.parse("lang:de glurak").language == Language.index(of: "de"))
+        #expect(try QueryParser.parse("@ja: pika").language == Language.index(of: "ja"))
+    }
+
+    @Test func namesThatLookLikeSyntaxAreTerms() throws {
+        for name in ["Type:", ":Eevee", "Farfetch'd", "Porygon-Z", "Nidoran♀", "Mr.", "Typ:Null"] {
+            let c = try clauses(name)
+            #expect(c.count == 1, "\(name)")
+            switch c[0].clause {
+            case .term, .unknownFilter: break
+            default: Issue.record("\(name) parsed as \(c[0].clause)")
+            }
+        }
+    }
+
+    static let malformed: [(String, String)] = [
+        ("\"mr mime", "unbalanced quote"),
+        ("atk>>x", "not a whole number"),
+        ("hp>", "not a whole number"),
+        ("hp>abc", "not a whole number"),
+        ("id:9..1", "empty range"),
+        ("kind:dog", "unknown kind"),
+        ("is:shiny", "unknown flag"),
+        ("lang:xx", "unknown language"),
+        ("@xx:pika", "unknown language"),
+        ("*", "no letters"),
+        ("**??", "no letters"),
+        ("pika\u{07}chu", "control character"),
+        ("\u{0}", "control character"),
+        (String(repeating: "a ", count: 10_000), "longer than"),
+        ((0..<40).map { "t\($0)" }.joined(separator: " "), "more than 32 terms"),
+    ]
+
+    @Test(arguments: malformed)
+    func malformedQueriesAreErrorsThatNameThePart(_ query: String, _ message: String) {
+        #expect { try QueryParser.parse(query) } throws: { error in
+            guard let error = error as? QueryError else { return false }
+            return error.message.contains(message) && error.position >= 0
+        }
+    }
+
+    static let hostile: [String] = [
+        "*a*a*a*", "a*", "*b", "??????", "ab*", "*ab*", "a?b?c?d?e?f?g", "-", "--", "- - -", "\"\"", "\"   \"",
+        "type:", "hp:", ":", "::::", "@", "@:", "-type:", "----pikachu", "🐉🔥", "ピ*", "*ュウ", "ﾋﾟｶﾁｭｳ",
+        String(repeating: "x", count: 4000), String(repeating: "é", count: 1000), String(repeating: "ピ", count: 1000),
+        "a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f", "hp>99999999999999999999",
+        "id:-5..-1", "weight<0", "\u{202E}chu", "e\u{301}voli", "\u{FEFF}pikachu",
+    ]
+
+    /// Hostile input gets results or a QueryError: nothing else, and no crash.
+    @Test(arguments: hostile)
+    func hostileQueriesAnswerOrFailCleanly(_ query: String) {
+        do {
+            _ = try Fixture.engine.search(query)
+            _ = try Fixture.engine.complete(query)
+        } catch is QueryError {
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test func errorsNameTheirPosition() throws {
+        #expect { try QueryParser.parse("fire atk>>x") } throws: { ($0 as? QueryError)?.position == 5 && ($0 as? QueryError)?.part == "atk>>x" }
+        #expect { try Fixture.engine.search("foo:bar") } throws: { ($0 as? QueryError)?.message.contains("unknown filter 'foo:'") == true }
+        #expect { try Fixture.engine.search("type:lava") } throws: { ($0 as? QueryError)?.message.contains("unknown type") == true }
+        #expect { try Fixture.engine.search("ability:nope") } throws: { ($0 as? QueryError)?.message.contains("unknown ability") == true }
+        #expect { try Fixture.engine.search("color:teal") } throws: { ($0 as? QueryError)?.message.contains("unknown colour") == true }
+        #expect { try Fixture.engine.search("*a") } throws: { ($0 as? QueryError)?.message.contains("too broad") == true }
+        #expect { try Fixture.engine.search("   ") } throws: { ($0 as? QueryError)?.message.contains("nothing to search for") == true }
+    }
+}
