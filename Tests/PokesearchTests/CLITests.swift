@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// The command line as users and scripts see it: output, exit status, errors.
+@Suite("Command line")
+struct CLITests {
+    let db = Fixture.database
+
+    @Test func searchPrintsATableAndExitsZero() throws {
+        let run = try pokesearch(["fire", "dragon", "--db", db])
+        #expect(run.status == 0 && run.stderr.isEmpty)
+        #expect(run.lines.count == 4, "the four fire/dragon Pokémon: \(run.lines)")
+        #expect(run.lines.allSatisfy { $0.hasPrefix("#") && $0.contains("fire") && $0.contains("dragon") })
+        #expect(!run.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
+        let same = try pokesearch(["search", "fire dragon", "--db", db])
+        #expect(same.stdout == run.stdout)
+    }
+
+    @Test func mixedKindsShowTheKind() throws {
+        let run = try pokesearch(["metronome", "--db", db])
+        #expect(run.lines.count == 2 && run.lines[0].contains("move") && run.lines[1].contains("item"))
+    }
+
+    @Test func jsonLinesCarryTheContractFields() throws {
+        let run = try pokesearch(["pikachu", "--json", "--limit", "3", "--db", db])
+        #expect(run.status == 0 && run.lines.count == 3)
+        for line in run.lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            for key in ["kind", "id", "slug", "name", "score", "types"] { #expect(object[key] != nil, "\(key) in \(line)") }
+        }
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(run.lines[0].utf8)) as? [String: Any])
+        #expect(first["slug"] as? String == "pikachu" && first["types"] as? [String] == ["electric"])
+        let item = try pokesearch(["master ball", "--json", "--db", db])
+        #expect(!item.lines[0].contains("\"types\""), "types only for Pokémon and moves")
+    }
+
+    @Test func optionsShapeTheResults() throws {
+        let french = try pokesearch(["charizard", "--lang", "fr", "--limit", "1", "--db", db])
+        #expect(french.stdout.contains("Dracaufeu"))
+        let byEnvironment = try pokesearch(["charizard", "--limit", "1", "--db", db], environment: ["POKESEARCH_LANG": "de"])
+        #expect(byEnvironment.stdout.contains("Glurak"))
+        let moves = try pokesearch(["thunder", "--kind", "move", "--json", "--db", db])
+        #expect(moves.lines.allSatisfy { $0.contains("\"kind\":\"move\"") })
+        let page2 = try pokesearch(["type:water", "--limit", "5", "--offset", "5", "--json", "--db", db])
+        let page1 = try pokesearch(["type:water", "--limit", "10", "--json", "--db", db])
+        #expect(page2.lines == Array(page1.lines.dropFirst(5)))
+        let sorted = try pokesearch(["kind:pokemon", "--sort", "speed", "--desc", "--limit", "1", "--db", db])
+        #expect(sorted.stdout.contains("Regieleki"))
+        let explain = try pokesearch(["glurak", "--explain", "--limit", "1", "--db", db])
+        #expect(explain.stdout.contains("exact name (de)"))
+    }
+
+    @Test func exitStatuses() throws {
+        let nothing = try pokesearch(["zzzzqqqq", "--db", db])
+        #expect(nothing.status == 1 && nothing.stdout.isEmpty && nothing.stderr.contains("nothing found"))
+        let emptyJSON = try pokesearch(["zzzzqqqq", "--json", "--db", db])
+        #expect(emptyJSON.status == 1 && emptyJSON.stdout.isEmpty)
+        for bad in [["atk>>x"], ["--limit", "lots", "x"], ["--frobnicate"], ["--kind", "dog", "x"], ["--sort", "mood", "x"],
+                    ["\"mr mime"], ["--lang", "xx", "x"], []] {
+            let run = try pokesearch(bad + ["--db", db])
+            #expect(run.status == 2, "\(bad)")
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.hasPrefix("pokesearch: "), "\(bad): \(run.stderr)")
+        }
+        let badQuery = try pokesearch(["fire", "atk>>x", "--db", db])
+        #expect(badQuery.stderr.contains("atk>>x") && badQuery.stderr.contains("character 6"))
+    }
+
+    @Test func negatedTermsAreNotOptions() throws {
+        let run = try pokesearch(["charizard", "-type:flying", "--json", "--db", db])
+        #expect(run.status == 0 && !run.stdout.contains("\"slug\":\"charizard\""))
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try pokesearch(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("usage:") && help.stdout.contains("query language"))
+        let topic = try pokesearch(["help", "complete"])
+        #expect(topic.status == 0 && topic.stdout.contains("pokesearch complete PREFIX"))
+        #expect(try pokesearch(["help", "nonsense"]).status == 2)
+        let version = try pokesearch(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("pokesearch "))
+    }
+
+    @Test func completion() throws {
+        let run = try pokesearch(["complete", "pika", "--db", db, "--no-server"])
+        #expect(run.status == 0 && run.lines.first == "Pikachu" && run.lines.count == 8)
+        let words = try pokesearch(["complete", "mr mi", "--db", db, "--no-server"])
+        #expect(words.lines.first == "Mr. Mime")
+        let none = try pokesearch(["complete", "zzzzqqqq", "--db", db, "--no-server"])
+        #expect(none.status == 1 && none.stdout.isEmpty)
+    }
+
+    @Test func historyIsRecordedUnlessTurnedOff() throws {
+        let path = Fixture.copyOfDatabase("history")
+        _ = try pokesearch(["eevee", "--db", path], environment: ["POKESEARCH_NO_HISTORY": ""])
+        _ = try pokesearch(["fire dragon", "--db", path], environment: ["POKESEARCH_NO_HISTORY": ""])
+        _ = try pokesearch(["mew", "--db", path], environment: ["POKESEARCH_NO_HISTORY": "1"])
+        let history = try pokesearch(["history", "--db", path])
+        #expect(history.lines == ["fire dragon", "eevee"])
+    }
+}
+
+@Suite("Colour")
+struct ColourTests {
+    /// Runs pokesearch on a pseudo-terminal through util-linux's `script`.
+    func onTerminal(_ environment: [String: String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = "\(Fixture.binary.path) pikachu --limit 2 --db \(Fixture.database)"
+        process.arguments = ["-qec", command, "/dev/null"]
+        var env = ["PATH": "/usr/bin:/bin", "TERM": "xterm", "POKESEARCH_NO_HISTORY": "1", "HOME": Fixture.temporaryDirectory("tty")]
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script is not installed"))
+    func colourOnATerminalOnlyAndNeverWithNoColor() throws {
+        let coloured = try onTerminal([:])
+        #expect(coloured.contains("Pikachu") && coloured.contains("\u{1B}["))
+        let plain = try onTerminal(["NO_COLOR": "1"])
+        #expect(plain.contains("Pikachu") && !plain.contains("\u{1B}["))
+    }
+}
