@@ -11,7 +11,7 @@ import Synchronization
 public enum Folding {
     /// The folded form of `text`: words of letters, digits and marks, one space apart.
     public static func fold(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return separateWords(asciiLowercased(text)) }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return foldASCII(text) }
         return separateWords(icuFold(text))
     }
 
@@ -110,10 +110,29 @@ public enum Folding {
             || (0xFF21...0xFF5A).contains(value) // full-width Latin
     }
 
-    private static func asciiLowercased(_ text: String) -> String {
-        var bytes = Array(text.utf8)
-        for index in bytes.indices where bytes[index] >= 0x41 && bytes[index] <= 0x5A { bytes[index] |= 0x20 }
-        return String(decoding: bytes, as: UTF8.self)
+    /// ASCII text (most queries) folds without ICU: what ICU's folding would give, byte by
+    /// byte: lower case, apostrophes joined, other punctuation and spaces one space.
+    private static func foldASCII(_ text: String) -> String {
+        var output = [UInt8]()
+        output.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if pendingSpace && !output.isEmpty { output.append(0x20) }
+                pendingSpace = false
+                output.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                if pendingSpace && !output.isEmpty { output.append(0x20) }
+                pendingSpace = false
+                output.append(byte | 0x20)
+            case UInt8(ascii: "'"), UInt8(ascii: "`"):
+                continue
+            default:
+                pendingSpace = true
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     private static func icuFold(_ text: String) -> String {

@@ -44,65 +44,78 @@ extension IndexSnapshot {
 
     public func keyString(_ key: Int) -> String { keys.string(key) }
 
-    /// Whether key `key` contains `needle` (bytes); returns the byte offset of the first
-    /// occurrence.
+    /// The byte offset of the first occurrence of `needle` in key `key`, if any.
     public func keyOffset(of needle: [UInt8], in key: Int) -> Int? {
-        let range = keys.range(key)
-        guard needle.count <= range.count else { return nil }
-        return keys.bytes.withUnsafeBufferPointer { bytes -> Int? in
-            needle.withUnsafeBufferPointer { n -> Int? in
-                let haystack = bytes.baseAddress! + range.lowerBound
-                let last = range.count - n.count
-                guard n.count > 0 else { return 0 }
-                let first = n[0]
-                var i = 0
-                while i <= last {
-                    if haystack[i] == first && memcmp(haystack + i, n.baseAddress!, n.count) == 0 { return i }
-                    i += 1
-                }
-                return nil
-            }
+        keys.bytes.withUnsafeBufferPointer { bytes in
+            needle.withUnsafeBufferPointer { n in Self.offset(of: n, in: bytes, key: key, offsets: keys.offsets) }
         }
+    }
+
+    @inline(__always)
+    static func offset(of needle: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, key: Int,
+                       offsets: [UInt32]) -> Int? {
+        let start = Int(offsets[key])
+        let length = Int(offsets[key + 1]) - start
+        guard needle.count > 0 else { return 0 }
+        guard needle.count <= length else { return nil }
+        let haystack = bytes.baseAddress! + start
+        let first = needle[0]
+        var i = 0
+        let last = length - needle.count
+        while i <= last {
+            if haystack[i] == first && memcmp(haystack + i, needle.baseAddress!, needle.count) == 0 { return i }
+            i += 1
+        }
+        return nil
     }
 
     // MARK: Substrings
 
-    /// Name keys (whole or compact names) containing `needle`, a folded string of at least
-    /// one scalar: candidates from the rarest trigram (or gram range for one and two
-    /// scalars), each verified against the key's text. Sorted, without duplicates.
-    public func keysContaining(_ needle: [UInt32], limit: Int = .max) -> [Int] {
-        guard !needle.isEmpty else { return [] }
-        let bytes = Array(String(String.UnicodeScalarView(needle.compactMap(Unicode.Scalar.init))).utf8)
-        var best: Range<Int>? = nil
-        var bestCount = Int.max
-        if needle.count >= 3 {
-            for i in 0...(needle.count - 3) {
-                let code = Trigram.code(needle[i], needle[i + 1], needle[i + 2])
-                guard let g = gramIndex(code) else { return [] }
-                let count = Int(gramStart[g + 1] - gramStart[g])
-                if count < bestCount { bestCount = count; best = Int(gramStart[g])..<Int(gramStart[g + 1]) }
+    /// Calls `body` with every name key (whole or compact name) containing `needle` and the
+    /// byte offset where it first occurs. Candidates come from the rarest trigram (or, for
+    /// one and two scalars, every gram starting with them) and are verified on the key.
+    public func forEachKeyContaining(_ needle: [UInt32], bytes: [UInt8], _ body: (_ key: Int, _ offset: Int) -> Void) {
+        guard !needle.isEmpty else { return }
+        keys.bytes.withUnsafeBufferPointer { keyBytes in
+            bytes.withUnsafeBufferPointer { needleBytes in
+                let offsets = keys.offsets
+                if needle.count >= 3 {
+                    var best = 0..<0
+                    var bestCount = Int.max
+                    for i in 0...(needle.count - 3) {
+                        guard let g = gramIndex(Trigram.code(needle[i], needle[i + 1], needle[i + 2])) else { return }
+                        let count = Int(gramStart[g + 1] - gramStart[g])
+                        if count < bestCount { bestCount = count; best = Int(gramStart[g])..<Int(gramStart[g + 1]) }
+                    }
+                    gramKeys.withUnsafeBufferPointer { candidates in
+                        for c in best {
+                            let key = Int(candidates[c])
+                            if let offset = Self.offset(of: needleBytes, in: keyBytes, key: key, offsets: offsets) { body(key, offset) }
+                        }
+                    }
+                    return
+                }
+                // One or two scalars: every gram that starts with them, keys deduplicated.
+                let low = needle.count == 1 ? Trigram.code(needle[0], 0, 0) : Trigram.code(needle[0], needle[1], 0)
+                let high = needle.count == 1 ? Trigram.code(needle[0], 0x1FFFFF, 0x1FFFFF) : Trigram.code(needle[0], needle[1], 0x1FFFFF)
+                let first = lowerBound(gramCodes, low)
+                let last = lowerBound(gramCodes, high &+ 1)
+                guard first < last else { return }
+                var seen = Set<UInt32>()
+                for c in Int(gramStart[first])..<Int(gramStart[last]) where seen.insert(gramKeys[c]).inserted {
+                    let key = Int(gramKeys[c])
+                    if let offset = Self.offset(of: needleBytes, in: keyBytes, key: key, offsets: offsets) { body(key, offset) }
+                }
             }
         }
-        var candidates: [Int] = []
-        if let best {
-            candidates = gramKeys[best].map(Int.init)
-        } else {
-            // One or two scalars: every gram that starts with them.
-            let low = needle.count == 1 ? Trigram.code(needle[0], 0, 0) : Trigram.code(needle[0], needle[1], 0)
-            let high = needle.count == 1 ? Trigram.code(needle[0], 0x1FFFFF, 0x1FFFFF) : Trigram.code(needle[0], needle[1], 0x1FFFFF)
-            let first = lowerBound(gramCodes, low)
-            let last = lowerBound(gramCodes, high &+ 1)
-            guard first < last else { return [] }
-            var set = Set<Int>()
-            for key in gramKeys[Int(gramStart[first])..<Int(gramStart[last])] { set.insert(Int(key)) }
-            candidates = set.sorted()
-        }
-        var result: [Int] = []
-        for key in candidates where keyOffset(of: bytes, in: key) != nil {
-            result.append(key)
-            if result.count >= limit { break }
-        }
-        return result
+    }
+
+    /// Name keys containing `needle`, sorted, without duplicates.
+    public func keysContaining(_ needle: [UInt32]) -> [Int] {
+        let bytes = Array(String(String.UnicodeScalarView(needle.compactMap(Unicode.Scalar.init))).utf8)
+        var keys: [Int] = []
+        forEachKeyContaining(needle, bytes: bytes) { key, _ in keys.append(key) }
+        return keys.sorted()
     }
 
     func gramIndex(_ code: UInt64) -> Int? {
@@ -134,91 +147,168 @@ func lowerBound(_ array: [UInt64], _ value: UInt64) -> Int {
 }
 
 /// Depth-first walk of the radix trie, one Unicode scalar at a time (edges hold several
-/// bytes; scalars may span edges), carrying the rows of the optimal-string-alignment
-/// (restricted Damerau–Levenshtein) matrix and pruning every branch whose row minimum
-/// exceeds the edit budget. A node whose path is within budget of the whole term yields its
-/// key range: those keys have a prefix within that many edits.
+/// bytes; scalars may span edges), running a bit-parallel Levenshtein automaton with
+/// transpositions (Wu–Manber with the optimal-string-alignment step): for each number of
+/// edits i ≤ budget, bit j of `state[i]` says "the first j scalars of the term align with
+/// the path so far in at most i edits". A branch is pruned when no state is left within
+/// the budget, or none could beat the distance already found on its path. A node whose
+/// path aligns with the whole term yields its key range: those keys have a prefix within
+/// that many edits.
 struct TypoSearch {
     let index: IndexSnapshot
     let term: [UInt32]
     let maxEdits: Int
     let asciiOnly: Bool
     var found: [(keys: Range<Int>, distance: Int)] = []
-    /// Matrix rows, one per scalar of the current path (row 0 is the empty path).
-    var rows: [Int]
-    var path: [UInt32]
-    let width: Int
-    let maxDepth: Int
-    /// Cap on scalars stepped, so that no term can make this search unbounded.
-    var budget = 100_000
+
+    /// Terms longer than this (bits of a word, less one) get no typo search.
+    static let maxTermLength = 62
 
     init(index: IndexSnapshot, term: [UInt32], maxEdits: Int, asciiOnly: Bool) {
         self.index = index
         self.term = term
         self.maxEdits = maxEdits
         self.asciiOnly = asciiOnly
-        width = term.count + 1
-        // Past term length + budget scalars, every row minimum exceeds the budget.
-        maxDepth = term.count + maxEdits + 1
-        rows = [Int](repeating: 0, count: (maxDepth + 1) * width)
-        for j in 0..<width { rows[j] = j }
-        path = [UInt32](repeating: 0, count: maxDepth + 1)
     }
 
-    mutating func run() { walk(node: 0, from: 0, scalars: 0, partial: 0, pending: 0, best: Int.max) }
+    /// The arrays the walk reads, as raw pointers for the hot loop.
+    struct Trie {
+        let bytes: UnsafePointer<UInt8>
+        let offsets: UnsafePointer<UInt32>
+        let depth: UnsafePointer<UInt16>
+        let low: UnsafePointer<UInt32>
+        let high: UnsafePointer<UInt32>
+        let childStart: UnsafePointer<UInt32>
+    }
 
-    /// Reads the edge into `node` from byte `from`, stepping the matrix on each complete
-    /// scalar, then visits the children.
-    private mutating func walk(node: Int, from: Int, scalars: Int, partial: UInt32, pending: Int, best: Int) {
-        var scalars = scalars, partial = partial, pending = pending, best = best
-        let depth = Int(index.nodeDepth[node])
-        let keyStart = Int(index.keys.offsets[Int(index.nodeKeyLow[node])])
-        var position = from
-        while position < depth {
-            let byte = index.keys.bytes[keyStart + position]
-            position += 1
-            if pending > 0 {
-                partial = partial << 6 | UInt32(byte & 0x3F)
-                pending -= 1
-                if pending > 0 { continue }
-            } else if byte < 0x80 {
-                partial = UInt32(byte)
-            } else {
-                if asciiOnly { return }
-                if byte >= 0xF0 { partial = UInt32(byte & 0x07); pending = 3 } else if byte >= 0xE0 { partial = UInt32(byte & 0x0F); pending = 2 } else { partial = UInt32(byte & 0x1F); pending = 1 }
-                continue
+    struct Walk {
+        let trie: Trie
+        let term: [UInt32]
+        let length: Int
+        let maxEdits: Int
+        let asciiOnly: Bool
+        /// Bit j + 1 set where term[j] is the scalar (ASCII scalars precomputed).
+        let asciiMasks: [UInt64]
+        /// States per path length: (maxEdits + 1) words each, and the scalar read there.
+        let states: UnsafeMutablePointer<UInt64>
+        let path: UnsafeMutablePointer<UInt32>
+        let maxDepth: Int
+        var found: [(keys: Range<Int>, distance: Int)] = []
+        /// Cap on scalars stepped, so that no term can make the search unbounded.
+        var budget = 200_000
+
+        @inline(__always) func mask(_ scalar: UInt32) -> UInt64 {
+            if scalar < 128 { return asciiMasks[Int(scalar)] }
+            var mask: UInt64 = 0
+            for j in 0..<length where term[j] == scalar { mask |= 1 << UInt64(j + 1) }
+            return mask
+        }
+
+        mutating func visit(node: Int, from: Int, scalars: Int, partial: UInt32, pending: Int, best: Int) {
+            var scalars = scalars, partial = partial, pending = pending, best = best
+            let depth = Int(trie.depth[node])
+            let keyStart = Int(trie.offsets[Int(trie.low[node])])
+            var position = from
+            while position < depth {
+                let byte = trie.bytes[keyStart + position]
+                position += 1
+                if pending > 0 {
+                    partial = partial << 6 | UInt32(byte & 0x3F)
+                    pending -= 1
+                    if pending > 0 { continue }
+                } else if byte < 0x80 {
+                    partial = UInt32(byte)
+                } else {
+                    if asciiOnly { return }
+                    if byte >= 0xF0 { partial = UInt32(byte & 0x07); pending = 3 } else if byte >= 0xE0 { partial = UInt32(byte & 0x0F); pending = 2 } else { partial = UInt32(byte & 0x1F); pending = 1 }
+                    continue
+                }
+                budget -= 1
+                guard budget > 0, scalars < maxDepth else { return }
+                let (minimum, distance) = step(scalars: scalars, scalar: partial)
+                scalars += 1
+                if distance < best {
+                    found.append((Int(trie.low[node])..<Int(trie.high[node]), distance))
+                    best = distance
+                }
+                // Deeper, no alignment gets cheaper than the cheapest one alive now.
+                if minimum > maxEdits || minimum >= best { return }
             }
-            budget -= 1
-            guard budget > 0, scalars < maxDepth, let distance = step(scalars: scalars, scalar: partial) else { return }
-            scalars += 1
-            if distance <= maxEdits && distance < best {
-                found.append((Int(index.nodeKeyLow[node])..<Int(index.nodeKeyHigh[node]), distance))
-                best = distance
-                if distance == 0 { return }
+            for child in Int(trie.childStart[node])..<Int(trie.childStart[node + 1]) {
+                visit(node: child, from: depth, scalars: scalars, partial: partial, pending: pending, best: best)
             }
         }
-        for child in Int(index.nodeChildStart[node])..<Int(index.nodeChildStart[node + 1]) {
-            walk(node: child, from: depth, scalars: scalars, partial: partial, pending: pending, best: best)
+
+        /// Advances the automaton by one scalar from path length `scalars`: the fewest edits
+        /// any alive alignment has, and the edits of the whole term (Int.max if over budget).
+        @inline(__always)
+        mutating func step(scalars: Int, scalar: UInt32) -> (minimum: Int, distance: Int) {
+            let k = maxEdits + 1
+            path[scalars] = scalar
+            let previous = states + scalars * k
+            let current = previous + k
+            let match = mask(scalar)
+            let full = UInt64(1) << UInt64(length)
+            let all = (full << 1) &- 1
+            var transposable: UInt64 = 0
+            var before: UnsafeMutablePointer<UInt64>? = nil
+            if scalars >= 1 {
+                // Term scalars j-2, j-1 equal to this scalar and the previous one.
+                transposable = (match << 1) & mask(path[scalars - 1])
+                before = previous - k
+            }
+            var minimum = Int.max
+            var distance = Int.max
+            for i in 0..<k {
+                var next = (previous[i] << 1) & match
+                if i > 0 {
+                    next |= previous[i - 1] | (previous[i - 1] << 1) | (current[i - 1] << 1)
+                    if let before { next |= (before[i - 1] << 2) & transposable }
+                }
+                next &= all
+                current[i] = next
+                if next != 0 && minimum == Int.max { minimum = i }
+                if next & full != 0 && distance == Int.max { distance = i }
+            }
+            return (minimum, distance)
         }
     }
 
-    /// Computes the matrix row for path length `scalars + 1`; nil when the branch is out of
-    /// budget, else the distance of the path to the whole term.
-    private mutating func step(scalars: Int, scalar: UInt32) -> Int? {
-        path[scalars] = scalar
-        let previous = scalars * width
-        let current = previous + width
-        rows[current] = rows[previous] + 1
-        var minimum = rows[current]
-        for j in 1..<width {
-            let cost = term[j - 1] == scalar ? 0 : 1
-            var value = min(rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + cost)
-            if scalars >= 1 && j >= 2 && term[j - 1] == path[scalars - 1] && term[j - 2] == scalar {
-                value = min(value, rows[previous - width + j - 2] + 1)
+    mutating func run() {
+        guard index.keys.count > 0, !index.keys.bytes.isEmpty, term.count <= Self.maxTermLength else { return }
+        let k = maxEdits + 1
+        // Past term length + budget scalars, no alignment is within budget.
+        let maxDepth = term.count + maxEdits + 1
+        let states = UnsafeMutablePointer<UInt64>.allocate(capacity: (maxDepth + 1) * k)
+        let path = UnsafeMutablePointer<UInt32>.allocate(capacity: maxDepth + 1)
+        defer { states.deallocate(); path.deallocate() }
+        // Before any scalar, i edits delete the term's first i scalars.
+        for i in 0..<k { states[i] = (UInt64(1) << UInt64(min(i, term.count) + 1)) &- 1 }
+        var asciiMasks = [UInt64](repeating: 0, count: 128)
+        for (j, scalar) in term.enumerated() where scalar < 128 { asciiMasks[Int(scalar)] |= 1 << UInt64(j + 1) }
+        let index = self.index
+        let term = self.term
+        let maxEdits = self.maxEdits
+        let asciiOnly = self.asciiOnly
+        found = index.keys.bytes.withUnsafeBufferPointer { bytes in
+            index.keys.offsets.withUnsafeBufferPointer { offsets in
+                index.nodeDepth.withUnsafeBufferPointer { depth in
+                    index.nodeKeyLow.withUnsafeBufferPointer { low in
+                        index.nodeKeyHigh.withUnsafeBufferPointer { high in
+                            index.nodeChildStart.withUnsafeBufferPointer { childStart in
+                                let trie = Trie(bytes: bytes.baseAddress!, offsets: offsets.baseAddress!,
+                                                depth: depth.baseAddress!, low: low.baseAddress!, high: high.baseAddress!,
+                                                childStart: childStart.baseAddress!)
+                                var walk = Walk(trie: trie, term: term, length: term.count, maxEdits: maxEdits,
+                                                asciiOnly: asciiOnly, asciiMasks: asciiMasks, states: states, path: path,
+                                                maxDepth: maxDepth)
+                                walk.visit(node: 0, from: 0, scalars: 0, partial: 0, pending: 0, best: Int.max)
+                                return walk.found
+                            }
+                        }
+                    }
+                }
             }
-            rows[current + j] = value
-            minimum = min(minimum, value)
         }
-        return minimum <= maxEdits ? rows[current + width - 1] : nil
     }
 }

@@ -1,6 +1,7 @@
 import Corpus
 import Folding
 import Index
+import Synchronization
 
 /// Fields results can be sorted by besides relevance.
 public enum SortField: String, CaseIterable, Sendable {
@@ -109,6 +110,20 @@ public final class SearchEngine: Sendable {
 
     public init(index: IndexSnapshot) { self.index = index }
 
+    /// Ranked documents for one-word queries of one or two characters ("p", "pi"), by
+    /// display language: these match thousands of keys, so each is ranked once and kept,
+    /// like the best-first lists of a trie's top nodes. Bounded; derived from the immutable
+    /// snapshot, so never stale.
+    private let shortQueries = Mutex<[ShortQuery: [(key: UInt64, doc: Int)]]>([:])
+    static let shortQueryCacheLimit = 4096
+
+    struct ShortQuery: Hashable, Sendable {
+        var text: String
+        var language: Int
+        var restriction: Int?
+        var completion: Bool
+    }
+
     public func search(_ query: String, options: SearchOptions = SearchOptions()) throws -> SearchResponse {
         let parsed = try QueryParser.parse(query)
         return try search(parsed, options: options, completion: false)
@@ -146,6 +161,52 @@ public final class SearchEngine: Sendable {
         guard !parsed.isEmpty else {
             throw QueryError("nothing to search for: give a name, a word or a filter", position: 0, part: "")
         }
+        if let short = shortQuery(parsed, options: options, completion: completion) {
+            let ranked: [(key: UInt64, doc: Int)]
+            if let cached = shortQueries.withLock({ $0[short] }) {
+                ranked = cached
+            } else {
+                var all = options
+                all.kinds = []
+                ranked = try rank(parsed, options: all, completion: completion).ranked.sorted { $0.key < $1.key }
+                shortQueries.withLock { cache in
+                    if cache.count >= Self.shortQueryCacheLimit { cache.removeAll() }
+                    cache[short] = ranked
+                }
+            }
+            let kindMask = options.kinds.reduce(0) { $0 | (1 << $1.rank) }
+            let matching = kindMask == 0 ? ranked : ranked.filter { kindMask & (1 << Int(index.docKind[$0.doc])) != 0 }
+            let limit = max(0, min(options.limit, SearchOptions.maxLimit))
+            let offset = max(0, min(options.offset, SearchOptions.maxOffset))
+            return SearchResponse(results: results(matching.dropFirst(offset).prefix(limit), positives: [], options: options),
+                                  total: matching.count)
+        }
+        let (ranked, positives) = try rank(parsed, options: options, completion: completion)
+        let total = ranked.count
+        let limit = max(0, min(options.limit, SearchOptions.maxLimit))
+        let offset = max(0, min(options.offset, SearchOptions.maxOffset))
+        let window: ArraySlice<(key: UInt64, doc: Int)>
+        if options.sort == .relevance {
+            window = topK(ranked, offset + limit).dropFirst(offset)
+        } else {
+            window = sortByField(ranked, options).dropFirst(offset).prefix(limit)
+        }
+        return SearchResponse(results: results(window, positives: positives, options: options), total: total)
+    }
+
+    /// A one-word query of one or two characters, ranked by relevance, without filters or
+    /// explanations: the cacheable kind.
+    func shortQuery(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) -> ShortQuery? {
+        guard options.sort == .relevance, !options.explain, parsed.clauses.count == 1,
+              case .term(let term) = parsed.clauses[0].clause, !parsed.clauses[0].negated,
+              term.shape == .word, term.language == nil, term.text.unicodeScalars.count <= 2 else { return nil }
+        return ShortQuery(text: term.text, language: options.language, restriction: parsed.language, completion: completion)
+    }
+
+    /// Every matching document with its ranking key (smallest first once sorted), and the
+    /// terms' hits (for explanations).
+    func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) throws
+        -> (ranked: [(key: UInt64, doc: Int)], positives: [(term: Term, hits: HitMap)]) {
         var positives: [(term: Term, hits: HitMap)] = []
         var excluded: [HitMap] = []
         var filters: [(ResolvedFilter, Bool)] = []
@@ -165,7 +226,7 @@ public final class SearchEngine: Sendable {
                 }
                 if negated { excluded.append(hits) } else { positives.append((term, hits)) }
             case .id(let id, _):
-                var hits = HitMap(docCount: index.docCount)
+                let hits = HitMap(docCount: index.docCount)
                 for doc in 0..<index.docCount where Int(index.docID[doc]) == id {
                     hits.record(doc, Hit(typos: 0, matchClass: .exact, posting: Posting(doc: doc, language: Posting.noLanguage, role: .whole, transliterated: false), displayLanguage: options.language))
                 }
@@ -180,57 +241,39 @@ public final class SearchEngine: Sendable {
 
         // Candidates: documents every positive term hit (smallest list first), or all.
         let kindMask = kinds.reduce(0) { $0 | (1 << $1.rank) }
-        func intersect() -> [Int] {
-            let order = positives.indices.sorted { positives[$0].hits.docs.count < positives[$1].hits.docs.count }
-            func accept(_ doc: Int) -> Bool {
-                if kindMask != 0 && kindMask & (1 << Int(index.docKind[doc])) == 0 { return false }
-                for i in order.dropFirst() where positives[i].hits.best[doc] == .max { return false }
-                for map in excluded where map.best[doc] != .max { return false }
-                for (filter, negated) in filters where context.holds(filter, doc: doc, favourites: options.favourites) == negated {
-                    return false
-                }
-                return true
-            }
-            if let first = order.first {
-                return positives[first].hits.docs.lazy.map(Int.init).filter(accept)
-            }
-            return (0..<index.docCount).filter(accept)
-        }
-        var candidates = intersect()
+        var candidates = intersect(positives.map(\.hits), excluded: excluded, filters: filters, kindMask: kindMask,
+                                   context: context, favourites: options.favourites)
         if candidates.isEmpty && positives.count > 1 {
             // Nothing has every term: let each term also match within its typo budget.
-            for i in positives.indices { context.addTypos(positives[i].term, into: &positives[i].hits) }
-            candidates = intersect()
+            for entry in positives { context.addTypos(entry.term, into: entry.hits) }
+            candidates = intersect(positives.map(\.hits), excluded: excluded, filters: filters, kindMask: kindMask,
+                                   context: context, favourites: options.favourites)
         }
         let wordTerms = positives.map(\.term).filter { $0.shape == .word || $0.shape == .wholeWord }
         let phrase = positives.count > 1 && wordTerms.count == positives.count ? context.phraseHits(wordTerms) : nil
 
         // Rank: bucket keys in one integer, smallest first.
+        let maps = positives.map(\.hits)
         var ranked: [(key: UInt64, doc: Int)] = []
         ranked.reserveCapacity(candidates.count)
         for doc in candidates {
             var typoTerms: UInt64 = 0
             var typos: UInt64 = 0
-            var placement: UInt64 = 0xF
-            for entry in positives {
-                let hit = Hit(raw: entry.hits.best[doc])
+            var placement: UInt64 = maps.isEmpty ? 0 : 0xF
+            for map in maps {
+                let hit = Hit(raw: map.best[doc])
                 if hit.typos > 0 { typoTerms += 1; typos += UInt64(hit.typos) }
                 placement = min(placement, UInt64(hit.placement))
             }
-            if positives.isEmpty { placement = 0 }
             if let phrase, let hit = phrase.hit(doc) { placement = min(placement, UInt64(hit.placement)) }
             ranked.append((typoTerms << 56 | min(typos, 255) << 48 | placement << 40 | UInt64(doc), doc))
         }
-        let total = ranked.count
-        let limit = max(0, min(options.limit, SearchOptions.maxLimit))
-        let offset = max(0, min(options.offset, SearchOptions.maxOffset))
-        let window: ArraySlice<(key: UInt64, doc: Int)>
-        if options.sort == .relevance {
-            window = topK(ranked, offset + limit).dropFirst(offset)
-        } else {
-            window = sortByField(ranked, options).dropFirst(offset).prefix(limit)
-        }
-        let results = window.map { entry -> SearchResult in
+        return (ranked, positives)
+    }
+
+    func results(_ window: ArraySlice<(key: UInt64, doc: Int)>, positives: [(term: Term, hits: HitMap)],
+                 options: SearchOptions) -> [SearchResult] {
+        window.map { entry -> SearchResult in
             let doc = entry.doc
             let key = entry.key
             let score = 1000 - Int(key >> 56) * 200 - Int((key >> 48) & 0xFF) * 50 - Int((key >> 40) & 0xF) * 10
@@ -249,13 +292,37 @@ public final class SearchEngine: Sendable {
             result.explanation = explanation
             return result
         }
-        return SearchResponse(results: results, total: total)
     }
 
     /// One document as a result, as a search would list it (`fav`, `random`).
     public func result(doc: Int, language: Int) -> SearchResult {
         SearchResult(doc: doc, kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc),
                      name: index.displayName(doc, language: language), score: 1000, types: index.types(doc), explanation: [])
+    }
+
+    /// Documents every map holds (the smallest drives), of the kinds asked for, held by no
+    /// excluded map, passing every filter.
+    func intersect(_ maps: [HitMap], excluded: [HitMap], filters: [(ResolvedFilter, Bool)], kindMask: Int,
+                   context: MatchContext, favourites: Set<Int>) -> [Int] {
+        let ordered = maps.sorted { $0.count < $1.count }
+        let others = Array(ordered.dropFirst())
+        let docKind = index.docKind
+        func accept(_ doc: Int) -> Bool {
+            if kindMask != 0 && kindMask & (1 << Int(docKind[doc])) == 0 { return false }
+            for map in others where !map.contains(doc) { return false }
+            for map in excluded where map.contains(doc) { return false }
+            for (filter, negated) in filters where context.holds(filter, doc: doc, favourites: favourites) == negated {
+                return false
+            }
+            return true
+        }
+        var result: [Int] = []
+        if let driver = ordered.first {
+            for doc in driver.docs where accept(Int(doc)) { result.append(Int(doc)) }
+        } else {
+            for doc in 0..<index.docCount where accept(doc) { result.append(doc) }
+        }
+        return result
     }
 
     static func roleLabel(_ role: KeyRole) -> String {

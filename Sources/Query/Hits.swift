@@ -44,23 +44,43 @@ public struct Hit: Sendable, Equatable {
 }
 
 /// The best hit per document for one term: a dense array (documents are few) plus the
-/// list of documents touched, so that building and reading are both O(hits).
-struct HitMap {
-    var best: [UInt32]
-    var docs: [Int32] = []
+/// list of documents touched, so that building and reading are both O(hits). A class over
+/// raw memory: the hot loops read it without copies or exclusivity checks.
+final class HitMap {
+    let best: UnsafeMutablePointer<UInt32>
+    private let touched: UnsafeMutablePointer<Int32>
+    private(set) var count = 0
 
-    init(docCount: Int) { best = [UInt32](repeating: .max, count: docCount) }
+    init(docCount: Int) {
+        let capacity = max(docCount, 1)
+        best = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        best.initialize(repeating: .max, count: capacity)
+        touched = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+    }
 
-    @inline(__always) mutating func record(_ doc: Int, _ hit: Hit) {
+    deinit {
+        best.deallocate()
+        touched.deallocate()
+    }
+
+    @inline(__always) func record(_ doc: Int, _ hit: Hit) {
         let current = best[doc]
-        if current == .max { docs.append(Int32(doc)) }
+        if current == .max {
+            touched[count] = Int32(doc)
+            count += 1
+        }
         if hit.raw < current { best[doc] = hit.raw }
     }
+
+    /// The documents hit, in the order first hit.
+    var docs: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(start: touched, count: count) }
+
+    @inline(__always) func contains(_ doc: Int) -> Bool { best[doc] != .max }
 
     @inline(__always) func hit(_ doc: Int) -> Hit? {
         let raw = best[doc]
         return raw == .max ? nil : Hit(raw: raw)
     }
 
-    var isEmpty: Bool { docs.isEmpty }
+    var isEmpty: Bool { count == 0 }
 }

@@ -3,9 +3,11 @@ import Folding
 import Index
 
 /// A filter with its value resolved against the index (type slug → type number, …).
+/// Payloads are plain values, so testing a document copies nothing.
 enum ResolvedFilter {
     case type(UInt8)
-    case ability(Set<UInt16>)
+    /// Ability ids, as a bitmask over ids (abilities number a few hundred).
+    case ability(AbilityMask)
     case color(UInt8)
     case habitat(UInt8)
     case flag(DocFlags)
@@ -13,6 +15,23 @@ enum ResolvedFilter {
     case number(NumericColumn, Comparison)
     case id(Comparison)
     case kind(UInt8)
+}
+
+/// A set of ability ids below 512, by value.
+struct AbilityMask {
+    var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    mutating func insert(_ id: UInt16) {
+        guard id < 512 else { return }
+        withUnsafeMutableBytes(of: &words) { $0.bindMemory(to: UInt64.self)[Int(id >> 6)] |= 1 << UInt64(id & 63) }
+    }
+
+    func contains(_ id: UInt16) -> Bool {
+        guard id < 512 else { return false }
+        return withUnsafeBytes(of: words) { $0.bindMemory(to: UInt64.self)[Int(id >> 6)] & (1 << UInt64(id & 63)) != 0 }
+    }
+
+    var isEmpty: Bool { withUnsafeBytes(of: words) { $0.bindMemory(to: UInt64.self).allSatisfy { $0 == 0 } } }
 }
 
 /// Matches terms against the index and evaluates filters, for one query.
@@ -30,39 +49,39 @@ struct MatchContext {
     /// A term's hits: in its own script first; failing that, within the typo budget;
     /// failing that (non-Latin text), through its Latin transliteration.
     func match(_ term: Term, allowTypos: Bool) throws -> HitMap {
-        var hits = HitMap(docCount: index.docCount)
+        let hits = HitMap(docCount: index.docCount)
         let restriction = term.language ?? languageRestriction
         switch term.shape {
         case .word, .wholeWord, .phrase:
             let wholeWord = term.shape == .wholeWord
             matchText(term.text, phrase: term.shape == .phrase, wholeWord: wholeWord, restriction: restriction,
-                      queryTransliterated: false, into: &hits)
+                      queryTransliterated: false, into: hits)
             if hits.isEmpty && allowTypos && term.shape != .phrase {
-                matchTypos(term.text, restriction: restriction, into: &hits)
+                matchTypos(term.text, restriction: restriction, into: hits)
             }
             if hits.isEmpty, let latin = Folding.transliterate(term.text) {
                 matchText(latin, phrase: latin.contains(" "), wholeWord: wholeWord, restriction: restriction,
-                          queryTransliterated: true, into: &hits)
+                          queryTransliterated: true, into: hits)
             }
         case .wildcard(let pieces):
-            try matchWildcard(pieces, term: term, restriction: restriction, into: &hits)
+            try matchWildcard(pieces, term: term, restriction: restriction, into: hits)
         }
         return hits
     }
 
     /// Adds typo hits to a term that had hits of its own, for a query whose terms found
     /// nothing together ("fier dragon"): exact hits still rank first, typos count.
-    func addTypos(_ term: Term, into hits: inout HitMap) {
+    func addTypos(_ term: Term, into hits: HitMap) {
         guard term.shape == .word || term.shape == .wholeWord else { return }
-        matchTypos(term.text, restriction: term.language ?? languageRestriction, into: &hits)
+        matchTypos(term.text, restriction: term.language ?? languageRestriction, into: hits)
     }
 
     /// Whole names that equal (or start with) the terms of a query read as one phrase:
     /// "poke ball" as two terms still ranks the Poké Ball, whose whole name it is, first.
     func phraseHits(_ terms: [Term]) -> HitMap {
-        var hits = HitMap(docCount: index.docCount)
+        let hits = HitMap(docCount: index.docCount)
         let phrase = terms.map(\.text).joined(separator: " ")
-        matchText(phrase, phrase: true, wholeWord: true, restriction: languageRestriction, queryTransliterated: false, into: &hits)
+        matchText(phrase, phrase: true, wholeWord: true, restriction: languageRestriction, queryTransliterated: false, into: hits)
         return hits
     }
 
@@ -73,7 +92,7 @@ struct MatchContext {
     }
 
     @inline(__always) private func record(_ posting: Posting, _ matchClass: MatchClass, typos: Int = 0,
-                                          queryTransliterated: Bool, into hits: inout HitMap) {
+                                          queryTransliterated: Bool, into hits: HitMap) {
         let marked = queryTransliterated && !posting.isTransliterated
             ? Posting(doc: posting.doc, language: posting.language, role: posting.role, transliterated: true) : posting
         hits.record(posting.doc, Hit(typos: typos, matchClass: matchClass, posting: marked, displayLanguage: displayLanguage))
@@ -88,43 +107,62 @@ struct MatchContext {
         }
     }
 
+    /// Match class by role (`KeyRole` raw values), for a key equal to the text and for a
+    /// longer key.
+    private static let exactClass: [UInt32] = [0, 0, 1, 2, 4]
+    private static let prefixClass: [UInt32] = [1, 1, 1, 2, 4]
+
     private func matchText(_ text: String, phrase: Bool, wholeWord: Bool, restriction: Int?, queryTransliterated: Bool,
-                           into hits: inout HitMap) {
+                           into hits: HitMap) {
         let bytes = Array(text.utf8)
         let range = index.keyRange(prefix: bytes)
-        for key in range {
-            let exact = index.keys.length(key) == bytes.count
-            if wholeWord && !exact { break } // the exact key sorts first in its range
-            for p in index.postingRange(key: key) {
-                let posting = Posting(raw: index.postings[p])
-                guard allowed(posting, restriction) else { continue }
-                if phrase && posting.role != .whole { continue }
-                record(posting, prefixClass(posting.role, exact: exact), queryTransliterated: queryTransliterated, into: &hits)
+        // The hot loop of every query: a posting's low byte (language, role, transliterated)
+        // is the low byte of its hit, so a hit is a few shifts away.
+        let display = UInt32(displayLanguage)
+        let restricted = restriction.map(UInt32.init) ?? .max
+        let translitBit: UInt32 = queryTransliterated ? 1 : 0
+        let skipFields = completion
+        index.postings.withUnsafeBufferPointer { postings in
+            index.postingStart.withUnsafeBufferPointer { starts in
+                for key in range {
+                    let exact = index.keys.length(key) == bytes.count
+                    if wholeWord && !exact { break } // the exact key sorts first in its range
+                    let classes = exact ? Self.exactClass : Self.prefixClass
+                    for p in Int(starts[key])..<Int(starts[key + 1]) {
+                        let raw = postings[p]
+                        let role = (raw >> 1) & 7
+                        let language = (raw >> 4) & 15
+                        if role == KeyRole.field.rawValue {
+                            if skipFields { continue }
+                        } else if restricted != .max && language != restricted {
+                            continue
+                        }
+                        if phrase && role != KeyRole.whole.rawValue { continue }
+                        let miss: UInt32 = language == Posting.noLanguage || language == display ? 0 : 1
+                        hits.record(Int(raw >> 8), Hit(raw: classes[Int(role)] << 9 | miss << 8 | (raw & 0xFF) | translitBit))
+                    }
+                }
             }
         }
         if phrase {
             // "mr mime" also as its compact form.
             matchText(Folding.compact(text), phrase: false, wholeWord: true, restriction: restriction,
-                      queryTransliterated: queryTransliterated, into: &hits)
+                      queryTransliterated: queryTransliterated, into: hits)
         }
         guard !wholeWord && !completion else { return }
         // Substrings of names (three characters; two for non-Latin scripts).
         let scalars = text.unicodeScalars.map(\.value)
         let minimum = scalars.allSatisfy({ $0 < 0x80 }) ? 3 : 2
         guard scalars.count >= minimum else { return }
-        for key in index.keysContaining(scalars) {
-            guard let offset = index.keyOffset(of: bytes, in: key) else { continue }
+        index.forEachKeyContaining(scalars, bytes: bytes) { key, offset in
+            // Keys starting with the text are the prefix range's, matched above.
+            guard offset > 0 else { return }
             let keyStart = index.keys.range(key).lowerBound
-            let matchClass: MatchClass
-            if offset == 0 {
-                matchClass = index.keys.length(key) == bytes.count ? .exact : .namePrefix
-            } else {
-                matchClass = index.keys.bytes[keyStart + offset - 1] == 0x20 ? .laterWordPrefix : .substring
-            }
+            let matchClass: MatchClass = index.keys.bytes[keyStart + offset - 1] == 0x20 ? .laterWordPrefix : .substring
             for p in index.postingRange(key: key) {
                 let posting = Posting(raw: index.postings[p])
                 guard posting.role == .whole || posting.role == .compact, allowed(posting, restriction) else { continue }
-                record(posting, matchClass, queryTransliterated: queryTransliterated, into: &hits)
+                record(posting, matchClass, queryTransliterated: queryTransliterated, into: hits)
             }
         }
     }
@@ -132,22 +170,26 @@ struct MatchContext {
     /// The contract's typo budget: 1 edit from 4 characters, 2 from 8.
     static func editBudget(_ length: Int) -> Int { length >= 8 ? 2 : length >= 4 ? 1 : 0 }
 
-    private func matchTypos(_ text: String, restriction: Int?, into hits: inout HitMap) {
+    /// Typo hits, nearest first: one edit; two (for 8 characters and more) only when one
+    /// found nothing, since two-edit hits would rank below one-edit hits anyway and a
+    /// two-edit search costs about ten times as much.
+    private func matchTypos(_ text: String, restriction: Int?, into hits: HitMap) {
         let scalars = text.unicodeScalars.map(\.value)
-        let budget = Self.editBudget(scalars.count)
-        guard budget > 0 else { return }
-        for (range, distance) in index.typoMatches(scalars, maxEdits: budget) {
-            for key in range {
-                for p in index.postingRange(key: key) {
-                    let posting = Posting(raw: index.postings[p])
-                    guard allowed(posting, restriction) else { continue }
-                    record(posting, prefixClass(posting.role, exact: false), typos: distance, queryTransliterated: false, into: &hits)
+        for edits in 1...max(1, Self.editBudget(scalars.count)) where Self.editBudget(scalars.count) >= edits {
+            for (range, distance) in index.typoMatches(scalars, maxEdits: edits) {
+                for key in range {
+                    for p in index.postingRange(key: key) {
+                        let posting = Posting(raw: index.postings[p])
+                        guard allowed(posting, restriction) else { continue }
+                        record(posting, prefixClass(posting.role, exact: false), typos: distance, queryTransliterated: false, into: hits)
+                    }
                 }
             }
+            if !hits.isEmpty { return }
         }
     }
 
-    private func matchWildcard(_ pieces: [WildcardPiece], term: Term, restriction: Int?, into hits: inout HitMap) throws {
+    private func matchWildcard(_ pieces: [WildcardPiece], term: Term, restriction: Int?, into hits: HitMap) throws {
         let literals: [[UInt32]] = pieces.compactMap { if case .literal(let l) = $0 { return l } else { return nil } }
         let longest = literals.max { $0.count < $1.count } ?? []
         var candidates: [Int]
@@ -186,7 +228,7 @@ struct MatchContext {
                 } else {
                     matchClass = wordClass!
                 }
-                record(posting, matchClass, queryTransliterated: false, into: &hits)
+                record(posting, matchClass, queryTransliterated: false, into: hits)
             }
         }
     }
@@ -204,7 +246,7 @@ struct MatchContext {
             }
             throw QueryError("unknown type '\(value)' (types: \(index.typeSlugs.joined(separator: " ")))", position: position, part: part)
         case .ability(let value):
-            var ids = Set<UInt16>()
+            var ids = AbilityMask()
             for (id, slug) in index.abilitySlugByID where Folding.fold(slug) == value { ids.insert(UInt16(id)) }
             for doc in docsNamed(value, kind: .ability) { ids.insert(UInt16(index.docID[doc])) }
             guard !ids.isEmpty else {

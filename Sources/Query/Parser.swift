@@ -272,9 +272,9 @@ public enum QueryParser {
         if rest.hasPrefix(">") { rest.removeFirst(); return .greater(try number(rest)) }
         if rest.hasPrefix("<") { rest.removeFirst(); return .less(try number(rest)) }
         rest.removeFirst() // ':' or '='
-        if let dots = rest.range(of: "..") {
-            let low = rest[..<dots.lowerBound]
-            let high = rest[dots.upperBound...]
+        if let dot = rest.firstIndex(of: "."), rest[rest.index(after: dot)...].first == "." {
+            let low = rest[..<dot]
+            let high = rest[rest.index(dot, offsetBy: 2)...]
             let a = low.isEmpty ? Int.min : try number(low)
             let b = high.isEmpty ? Int.max : try number(high)
             guard a <= b else { throw QueryError("empty range \(a)..\(b)", position: position, part: part) }
@@ -290,7 +290,7 @@ public enum QueryParser {
     }
 
     static func termValue(_ text: String, raw: String, position: Int) throws -> Term? {
-        if text.contains("*") || text.contains("?") {
+        if text.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") }) {
             var pieces: [WildcardPiece] = []
             var literal = ""
             func flushLiteral() {
@@ -314,6 +314,6 @@ public enum QueryParser {
         }
         let folded = Folding.fold(text)
         guard !folded.isEmpty else { return nil }
-        return Term(text: folded, raw: raw, shape: folded.contains(" ") ? .phrase : .word, language: nil, position: position)
+        return Term(text: folded, raw: raw, shape: folded.utf8.contains(0x20) ? .phrase : .word, language: nil, position: position)
     }
 }
