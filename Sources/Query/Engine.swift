@@ -108,7 +108,13 @@ public struct Suggestion: Sendable, Equatable {
 public final class SearchEngine: Sendable {
     public let index: IndexSnapshot
 
-    public init(index: IndexSnapshot) { self.index = index }
+    /// Every document number, the candidates of a query with filters only.
+    private let allDocs: [Int32]
+
+    public init(index: IndexSnapshot) {
+        self.index = index
+        allDocs = Array(0..<Int32(index.docCount))
+    }
 
     /// Ranked documents for one-word queries of one or two characters ("p", "pi"), by
     /// display language: these match thousands of keys, so each is ranked once and kept,
@@ -305,24 +311,14 @@ public final class SearchEngine: Sendable {
     func intersect(_ maps: [HitMap], excluded: [HitMap], filters: [(ResolvedFilter, Bool)], kindMask: Int,
                    context: MatchContext, favourites: Set<Int>) -> [Int] {
         let ordered = maps.sorted { $0.count < $1.count }
-        let others = Array(ordered.dropFirst())
-        let docKind = index.docKind
-        func accept(_ doc: Int) -> Bool {
-            if kindMask != 0 && kindMask & (1 << Int(docKind[doc])) == 0 { return false }
-            for map in others where !map.contains(doc) { return false }
-            for map in excluded where map.contains(doc) { return false }
-            for (filter, negated) in filters where context.holds(filter, doc: doc, favourites: favourites) == negated {
-                return false
-            }
-            return true
+        var docs: [Int32] = ordered.first.map { Array($0.docs) } ?? allDocs
+        if kindMask != 0 {
+            index.docKind.withUnsafeBufferPointer { kinds in docs.removeAll { kindMask & (1 << Int(kinds[Int($0)])) == 0 } }
         }
-        var result: [Int] = []
-        if let driver = ordered.first {
-            for doc in driver.docs where accept(Int(doc)) { result.append(Int(doc)) }
-        } else {
-            for doc in 0..<index.docCount where accept(doc) { result.append(doc) }
-        }
-        return result
+        for map in ordered.dropFirst() { docs.removeAll { !map.contains(Int($0)) } }
+        for map in excluded { docs.removeAll { map.contains(Int($0)) } }
+        for (filter, negated) in filters { context.apply(filter, negated: negated, to: &docs, favourites: favourites) }
+        return docs.map(Int.init)
     }
 
     static func roleLabel(_ role: KeyRole) -> String {
