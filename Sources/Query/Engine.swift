@@ -116,12 +116,17 @@ public final class SearchEngine: Sendable {
         allDocs = Array(0..<Int32(index.docCount))
     }
 
-    /// Ranked documents for one-word queries of one or two characters ("p", "pi"), by
-    /// display language: these match thousands of keys, so each is ranked once and kept,
-    /// like the best-first lists of a trie's top nodes. Bounded; derived from the immutable
-    /// snapshot, so never stale.
-    private let shortQueries = Mutex<[ShortQuery: [(key: UInt64, doc: Int)]]>([:])
-    static let shortQueryCacheLimit = 4096
+    /// Ranked documents for one-word queries (the prefix being typed, "p", "pik", "pikachu"),
+    /// by display language: each is ranked once, on first use, and kept, like the
+    /// best-first lists a trie's nodes would carry, so a prefix typed again costs only its
+    /// window. Bounded by entries kept; derived from the immutable snapshot, so never stale.
+    private let wordQueries = Mutex(WordQueryLists())
+    static let wordQueryEntryLimit = 262_144
+
+    struct WordQueryLists: ~Copyable {
+        var lists: [ShortQuery: [(key: UInt64, doc: Int)]] = [:]
+        var entries = 0
+    }
 
     struct ShortQuery: Hashable, Sendable {
         var text: String
@@ -169,15 +174,19 @@ public final class SearchEngine: Sendable {
         }
         if let short = shortQuery(parsed, options: options, completion: completion) {
             let ranked: [(key: UInt64, doc: Int)]
-            if let cached = shortQueries.withLock({ $0[short] }) {
+            if let cached = wordQueries.withLock({ $0.lists[short] }) {
                 ranked = cached
             } else {
                 var all = options
                 all.kinds = []
                 ranked = try rank(parsed, options: all, completion: completion).ranked.sorted { $0.key < $1.key }
-                shortQueries.withLock { cache in
-                    if cache.count >= Self.shortQueryCacheLimit { cache.removeAll() }
-                    cache[short] = ranked
+                wordQueries.withLock { cache in
+                    if cache.entries + ranked.count > Self.wordQueryEntryLimit {
+                        cache.lists.removeAll()
+                        cache.entries = 0
+                    }
+                    cache.lists[short] = ranked
+                    cache.entries += ranked.count
                 }
             }
             let kindMask = options.kinds.reduce(0) { $0 | (1 << $1.rank) }
@@ -200,12 +209,12 @@ public final class SearchEngine: Sendable {
         return SearchResponse(results: results(window, positives: positives, options: options), total: total)
     }
 
-    /// A one-word query of one or two characters, ranked by relevance, without filters or
-    /// explanations: the cacheable kind.
+    /// A one-word query ranked by relevance, without filters or explanations: the kind whose
+    /// ranked list is kept.
     func shortQuery(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) -> ShortQuery? {
         guard options.sort == .relevance, !options.explain, parsed.clauses.count == 1,
               case .term(let term) = parsed.clauses[0].clause, !parsed.clauses[0].negated,
-              term.shape == .word, term.language == nil, term.text.unicodeScalars.count <= 2 else { return nil }
+              term.shape == .word, term.language == nil else { return nil }
         return ShortQuery(text: term.text, language: options.language, restriction: parsed.language, completion: completion)
     }
 
