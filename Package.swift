@@ -31,9 +31,13 @@ let package = Package(
         .target(name: "PokesearchCLI", dependencies: ["Catalog", "Query", "Server", "Sync"]),
         .executableTarget(name: "pokesearch", dependencies: ["PokesearchCLI"]),
         .executableTarget(name: "pokesearch-corpus", dependencies: ["Corpus"]),
-        .executableTarget(name: "pokesearch-bench", dependencies: ["Catalog", "Query", "Index", "Store", "Corpus", "Folding"], path: "Benchmarks/pokesearch-bench"),
+        // The benchmark suite: workloads and the report/baseline logic in a library the
+        // tests reach, the measuring executable beside it.
+        .target(name: "BenchmarkSupport", dependencies: ["Corpus", "Folding"], path: "Benchmarks/BenchmarkSupport"),
+        .executableTarget(name: "pokesearch-bench", dependencies: ["BenchmarkSupport", "Catalog", "Query", "Index", "Store", "Corpus", "Folding", "Server"],
+                          path: "Benchmarks/pokesearch-bench"),
 
-        .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync"]),
+        .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync", "BenchmarkSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,15 +1,49 @@
-import Catalog
-import Index
-import Store
+import BenchmarkSupport
 import Foundation
 
-let path = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "/tmp/r1.sqlite"
-let t0 = monotonicSeconds()
-let store = try Store(path: path, readOnly: true)
-let t1 = monotonicSeconds()
-let s = try Catalog.loadIndex(store)
-let t2 = monotonicSeconds()
-let built = try Catalog.buildIndex(store)
-let t3 = monotonicSeconds()
-print("open \((t1-t0)*1000) load \((t2-t1)*1000) build(all) \((t3-t2)*1000) builder \(built.buildMilliseconds)")
-print("docs \(s.docCount) keys \(s.keys.count) keybytes \(s.keys.bytes.count) postings \(s.postings.count) nodes \(s.nodeDepth.count) grams \(s.gramCodes.count) gramKeys \(s.gramKeys.count) names \(s.nameLanguage.count) nameBytes \(s.nameTexts.bytes.count) total \(s.byteSize)")
+// pokesearch-bench: see BENCHMARKS.md. Exit status: 0 done (and no regression), 1 a
+// regression against --baseline, 2 a usage error, 3 a failure to measure.
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("pokesearch-bench: \(message)\n".utf8))
+    exit(status)
+}
+
+let options: Options
+do { options = try Options.parse(Array(CommandLine.arguments.dropFirst())) } catch { fail("\(error)", status: 2) }
+if options.help {
+    print(Options.usage)
+    exit(0)
+}
+
+do {
+    if let entities = options.scaleWorker {
+        FileHandle.standardOutput.write(try ScaleWorker.run(entities: entities, quick: false).encoded())
+        exit(0)
+    }
+    if options.regenerateQueries {
+        try Suite.regenerateQueries(into: options.queryFile)
+        exit(0)
+    }
+    // Read the baseline first: a bad one should fail before minutes of measuring.
+    let baseline = try options.baseline.map(BenchmarkReport.load(from:))
+    var suite = Suite(options: options)
+    let report = try suite.run()
+    ReportPrinter.print(report)
+    if let out = options.out {
+        try report.encoded().write(to: URL(fileURLWithPath: out))
+        print("\nresults written to \(out)")
+    }
+    if let baseline, let path = options.baseline {
+        let regressions = BaselineComparison.regressions(current: report, baseline: baseline, tolerance: options.tolerance)
+        if regressions.isEmpty {
+            print("\nno regression against \(path) (tolerance \(BaselineComparison.format(options.tolerance))x)")
+        } else {
+            print("\n\(regressions.count) regression\(regressions.count == 1 ? "" : "s") against \(path):")
+            for regression in regressions { print("  REGRESSED \(regression.description)") }
+            exit(1)
+        }
+    }
+} catch {
+    fail("\(error)", status: 3)
+}

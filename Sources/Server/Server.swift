@@ -219,7 +219,10 @@ public final class LineServer {
     /// connection, and registers the events it now waits for.
     private func progress(_ connection: Connection) {
         guard flush(connection) else { return }
-        if !connection.unframed.isEmpty && !connection.isPaused {
+        // Until the input read earlier is all answered or the output is full again: a pass
+        // can pause with lines left, and when the flush then empties the output no event
+        // would come to resume them (a pipelining client would wait forever).
+        while !connection.unframed.isEmpty && !connection.isPaused {
             let pending = connection.unframed
             connection.unframed = []
             pending.withUnsafeBytes { process(connection, $0) }

@@ -120,6 +120,21 @@ struct ServerProtocolTests {
         }
     }
 
+    /// More pipelined answers than the server queues before it pauses reading (found by the
+    /// benchmark: the paused rest of a read was never resumed once the output drained).
+    @Test func pipelinedRequestsBeyondTheOutputLimitAreAllAnswered() throws {
+        let server = try RunningServer()
+        let client = try TestClient(path: server.socketPath, timeoutSeconds: 10)
+        let count = 1000
+        try client.send(String(repeating: "COMPLETE char LIMIT(20)\n", count: count))
+        var answered = 0
+        while answered < count, let line = try client.readLine() {
+            #expect(line.hasPrefix("{\"ok\":true,\"suggestions\":["))
+            answered += 1
+        }
+        #expect(answered == count)
+    }
+
     @Test func sixtyFourConcurrentClients() throws {
         let server = try RunningServer()
         let failures = Mutex<[String]>([])

@@ -1,0 +1,35 @@
+import BenchmarkSupport
+import Foundation
+
+/// `pokesearch "fire dragon"` as a one-shot process, against the start-up of a trivial
+/// Swift executable that links Foundation as pokesearch does (built with swiftc here).
+struct OneShotFigures {
+    var search: Samples
+    var hello: Samples
+}
+
+enum OneShot {
+    static func run(pokesearch: String, database: String, runs: Int, directory: URL) throws -> OneShotFigures {
+        let source = directory.appendingPathComponent("hello.swift")
+        let hello = directory.appendingPathComponent("hello")
+        try "import Foundation\nprint(ProcessInfo.processInfo.arguments.count)\n".write(to: source, atomically: true, encoding: .utf8)
+        try Processes.run(["swiftc", "-O", source.path, "-o", hello.path], in: directory)
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["POKESEARCH_DB"] = database
+        // No server: the CLI would ask one on the default socket; this measures it alone.
+        environment["POKESEARCH_SOCKET"] = directory.appendingPathComponent("no-server.sock").path
+        environment["NO_COLOR"] = "1"
+        var searches: [Double] = [], hellos: [Double] = []
+        for run in 0..<(runs + 3) {
+            // Interleaved, so both see the same machine; three warm-up runs each.
+            let search = try Processes.wallTime(pokesearch, ["fire dragon"], environment: environment)
+            let start = try Processes.wallTime(hello.path, [], environment: environment)
+            if run >= 3 {
+                searches.append(search)
+                hellos.append(start)
+            }
+        }
+        return OneShotFigures(search: Samples(searches), hello: Samples(hellos))
+    }
+}

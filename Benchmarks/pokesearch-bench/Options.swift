@@ -1,0 +1,71 @@
+import BenchmarkSupport
+import Foundation
+
+/// The command line of pokesearch-bench.
+struct Options {
+    var quick = false
+    var out: String?
+    var baseline: String?
+    var tolerance = BaselineComparison.defaultTolerance
+    var scales: [Int] = []
+    var regenerateQueries = false
+    var queryFile = Options.benchmarksDirectory.appendingPathComponent("queries.tsv").path
+    /// Internal: measure one synthetic corpus size in this process and print its figures as JSON.
+    var scaleWorker: Int?
+    var help = false
+
+    /// Benchmarks/ of the checkout this was built from (this file is Benchmarks/pokesearch-bench/Options.swift).
+    static let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let checkout = benchmarksDirectory.deletingLastPathComponent()
+
+    static let usage = """
+        usage: pokesearch-bench [--quick] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
+                                [--queries FILE] [--regenerate-queries]
+          --quick               fewer iterations, no scale runs: at most a minute (what CI runs)
+          --out FILE            write the results as JSON
+          --baseline FILE       compare ratios with a results file; exit 1 naming each regression
+          --tolerance X         how much worse a ratio may get before it is a regression (default 1.5)
+          --scale N[,N...]      also build and time synthetic corpora of N entities (e.g. 10000,100000,1000000)
+          --queries FILE        the fixed query file (default Benchmarks/queries.tsv)
+          --regenerate-queries  rewrite the query file from the corpus (seeded, deterministic) and exit
+        """
+
+    static func parse(_ arguments: [String]) throws -> Options {
+        var options = Options()
+        var rest = arguments[...]
+        func value(_ flag: String) throws -> String {
+            guard let next = rest.popFirst(), !next.hasPrefix("--") else { throw BenchmarkError.usage("\(flag) needs a value; see --help") }
+            return next
+        }
+        func count(_ text: String, _ flag: String) throws -> Int {
+            guard let n = Int(text.replacingOccurrences(of: "_", with: "")), n >= 100 else {
+                throw BenchmarkError.usage("\(flag) takes entity counts of at least 100, e.g. \(flag) 10000,100000; got '\(text)'")
+            }
+            return n
+        }
+        while let word = rest.popFirst() {
+            switch word {
+            case "--quick": options.quick = true
+            case "--out": options.out = try value(word)
+            case "--baseline": options.baseline = try value(word)
+            case "--tolerance":
+                let text = try value(word)
+                guard let tolerance = Double(text), tolerance >= 1 else {
+                    throw BenchmarkError.usage("--tolerance takes a factor of at least 1 (e.g. 1.5); got '\(text)'")
+                }
+                options.tolerance = tolerance
+            case "--scale":
+                options.scales += try value(word).split(separator: ",").map { try count(String($0), word) }
+            case "--queries": options.queryFile = try value(word)
+            case "--regenerate-queries": options.regenerateQueries = true
+            case "--scale-worker": options.scaleWorker = try count(try value(word), word)
+            case "--help", "-h": options.help = true
+            default: throw BenchmarkError.usage("unknown option '\(word)'; see --help")
+            }
+        }
+        if options.quick && !options.scales.isEmpty {
+            throw BenchmarkError.usage("--quick skips the scale runs; leave out --scale or --quick")
+        }
+        return options
+    }
+}

@@ -1,0 +1,225 @@
+import BenchmarkSupport
+import Catalog
+import Corpus
+import Foundation
+import Index
+import Query
+import Store
+
+/// How much of everything a run does: the full suite, or `--quick` (at most a minute).
+struct Effort {
+    var ingestRuns: Int
+    var buildRuns: Int
+    var latencyRounds: Int
+    var naivePerWorkload: Int
+    var fullTextPerWorkload: Int
+    var roundTrips: Int
+    var pipelinedSeconds: Double
+    var oneShotRuns: Int
+
+    static let full = Effort(ingestRuns: 3, buildRuns: 10, latencyRounds: 20, naivePerWorkload: 8, fullTextPerWorkload: 60,
+                             roundTrips: 20_000, pipelinedSeconds: 3, oneShotRuns: 40)
+    static let quick = Effort(ingestRuns: 1, buildRuns: 3, latencyRounds: 3, naivePerWorkload: 1, fullTextPerWorkload: 15,
+                              roundTrips: 3_000, pipelinedSeconds: 1, oneShotRuns: 12)
+}
+
+/// The whole run: ingest, index, in-process latency and recall with their references, the
+/// socket server, the one-shot CLI, and the scale runs, into one report.
+struct Suite {
+    static let queriesPerWorkload = 200
+
+    let options: Options
+    var effort: Effort { options.quick ? .quick : .full }
+    var figures: [Figure] = []
+
+    init(options: Options) { self.options = options }
+
+    static func corpusDirectory() throws -> URL {
+        guard let directory = Paths.bundledCorpus() else {
+            throw BenchmarkError.failed("cannot find the bundled corpus (corpus/names.tsv); set POKESEARCH_CORPUS")
+        }
+        return directory
+    }
+
+    static func regenerateQueries(into path: String) throws {
+        let corpus = try Corpus(directory: try corpusDirectory())
+        let queries = WorkloadGenerator(corpus: corpus).queries(perWorkload: queriesPerWorkload)
+        try QueryFile.encode(queries).write(toFile: path, atomically: true, encoding: .utf8)
+        print("wrote \(queries.count) queries (\(Workload.allCases.count) workloads) to \(path)")
+    }
+
+    mutating func run() throws -> BenchmarkReport {
+        let corpusDirectory = try Self.corpusDirectory()
+        guard let queryText = try? String(contentsOfFile: options.queryFile, encoding: .utf8) else {
+            throw BenchmarkError.failed("no query file at \(options.queryFile); write it with --regenerate-queries")
+        }
+        let queries = try QueryFile.decode(queryText, file: options.queryFile)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pokesearch-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("bench.sqlite").path
+        let effort = self.effort
+        progress("corpus \(corpusDirectory.path), \(queries.count) queries, \(options.quick ? "quick" : "full") run")
+
+        // Ingest: corpus files → a new database.
+        var ingestTimes: [Double] = []
+        for _ in 0..<effort.ingestRuns {
+            try? FileManager.default.removeItem(atPath: database)
+            ingestTimes.append(try timed {
+                _ = try Ingest.run(tables: try TSV.readCorpus(from: corpusDirectory), source: "bench", databasePath: database)
+            })
+        }
+        progress("ingested")
+
+        // The index: built by IndexBuilder, rebuilt from the database's tables (RELOAD), loaded persisted (CLI).
+        let store = try Store(path: database, readOnly: true)
+        var builds: [Double] = [], rebuilds: [Double] = [], loads: [Double] = []
+        var index: IndexSnapshot?
+        for _ in 0..<effort.buildRuns {
+            var built: IndexSnapshot?
+            rebuilds.append(try timed { built = try Catalog.buildIndex(store) })
+            builds.append(built!.buildMilliseconds * 1e6)
+            loads.append(try timed { _ = try Catalog.loadIndex(store) })
+            index = built
+        }
+        let engine = SearchEngine(index: index!)
+        let processResident = residentBytes() ?? .nan
+        progress("index built")
+
+        // In-process latency and recall.
+        let completed = queries.filter(\.workload.isCompleted)
+        let search = LatencyRun(queries: queries, rounds: effort.latencyRounds, seed: WorkloadGenerator.defaultSeed) { _ = try engine.search($0) }
+        let complete = LatencyRun(queries: completed, rounds: effort.latencyRounds, seed: WorkloadGenerator.defaultSeed) { _ = try engine.complete($0) }
+        for failure in Set(search.failures + complete.failures).sorted() { progress("warning: the engine rejects the query '\(failure)'") }
+        let recall = Recall(queries: queries, engine: engine)
+        progress("in-process latency measured")
+
+        // References on a seeded sample of each workload.
+        let corpus = try Corpus(directory: corpusDirectory)
+        let naive = NaiveScan(corpus: corpus)
+        let fullText = try FullTextReference(store: store)
+        let naiveTimes = Self.referenceTimes(queries, perWorkload: effort.naivePerWorkload, rounds: 1) { _ = naive.search($0) }
+        let fullTextTimes = Self.referenceTimes(queries, perWorkload: effort.fullTextPerWorkload, rounds: 3) { _ = try? fullText.search($0) }
+        progress("references measured")
+
+        let foldAll = naiveTimes.mixed.median
+        figures.append(Figure("ingest.time", Samples(ingestTimes).median / 1e6, unit: "ms", references: ["fold-all": foldAll / 1e6],
+                              check: .lowerIsBetter, goals: [.init(atMost: 2000)]))
+        figures.append(Figure("index.build", Samples(builds).median / 1e6, unit: "ms", references: ["fold-all": foldAll / 1e6],
+                              check: .lowerIsBetter, goals: [.init(atMost: 150)]))
+        figures.append(Figure("index.rebuild", Samples(rebuilds).median / 1e6, unit: "ms", references: ["fold-all": foldAll / 1e6]))
+        figures.append(Figure("index.load", Samples(loads).median / 1e6, unit: "ms", references: ["fold-all": foldAll / 1e6]))
+        figures.append(Figure("index.bytes", Double(engine.index.byteSize), unit: "bytes", check: .lowerIsBetter, goals: [.init(atMost: 16e6)]))
+        figures.append(Figure("process.rss", processResident, unit: "bytes"))
+        latencyFigures("search", search, naive: naiveTimes, fullText: fullTextTimes, medianGoal: 5, p99Goal: 50)
+        latencyFigures("complete", complete, naive: naiveTimes, fullText: fullTextTimes, medianGoal: 2, p99Goal: nil)
+        for workload in Workload.allCases {
+            guard let top = recall.top20[workload], let first = recall.first[workload] else { continue }
+            figures.append(Figure("recall.\(workload.rawValue).top20", top, unit: "%", check: .recall,
+                                  goals: workload.hasRecallGoal ? [.init(atLeast: 99)] : []))
+            figures.append(Figure("recall.\(workload.rawValue).first", first, unit: "%", check: .recall))
+        }
+        figures.append(Figure("recall.mixed.top20", recall.mixedTop20, unit: "%", check: .recall))
+        for workload in Workload.allCases where workload.hasRecallGoal {
+            for miss in (recall.misses[workload] ?? []).prefix(3) {
+                progress("recall miss (\(workload.rawValue)): '\(miss.text)' should find \(miss.expected)")
+            }
+        }
+        figures.append(Figure("reference.naive.median", naiveTimes.mixed.median / 1e6, unit: "ms"))
+        figures.append(Figure("reference.fts5.median", fullTextTimes.mixed.median / 1e3, unit: "µs"))
+
+        // Out of process: the socket server and the one-shot CLI.
+        let pokesearch = try Self.pokesearchExecutable()
+        let socket = try SocketBench.run(pokesearch: pokesearch, database: database, requests: completed.map(\.text),
+                                         roundTrips: effort.roundTrips, pipelinedSeconds: effort.pipelinedSeconds, directory: directory)
+        figures.append(Figure("socket.roundtrip.median", socket.roundTrip.median / 1e3, unit: "µs",
+                              references: ["echo": socket.echoRoundTrip.median / 1e3], check: .lowerIsBetter,
+                              goals: [.init(atMost: 1.5, reference: "echo")]))
+        figures.append(Figure("socket.roundtrip.p99", socket.roundTrip.p99 / 1e3, unit: "µs", references: ["echo": socket.echoRoundTrip.p99 / 1e3]))
+        figures.append(Figure("socket.pipelined", socket.requestsPerSecond, unit: "req/s", references: ["echo": socket.echoRequestsPerSecond],
+                              check: .higherIsBetter, goals: [.init(atLeast: 200_000)]))
+        figures.append(Figure("socket.server.rss", socket.serverResidentBytes, unit: "bytes", check: .lowerIsBetter, goals: [.init(atMost: 40e6)]))
+        progress("socket measured (servers on CPU \(socket.serverCPU))")
+
+        let oneShot = try OneShot.run(pokesearch: pokesearch, database: database, runs: effort.oneShotRuns, directory: directory)
+        figures.append(Figure("cli.oneshot.median", oneShot.search.median / 1e6, unit: "ms", references: ["swift-hello": oneShot.hello.median / 1e6],
+                              check: .lowerIsBetter, goals: [.init(atMost: 25)]))
+        progress("one-shot CLI measured")
+
+        for entities in options.scales {
+            progress("scale \(entities): generating, folding, building (a child process)")
+            figures += try Self.scaleFigures(entities)
+        }
+        let date = ISO8601DateFormatter().string(from: Date())
+        return BenchmarkReport(quick: options.quick, machine: machineDescription(), date: date, figures: figures)
+    }
+
+    /// Median, p99 and p99.9 per workload and mixed, each with its ratio to the references'
+    /// median on the same workload (medians gate regressions; the tails are reported).
+    mutating func latencyFigures(_ operation: String, _ run: LatencyRun, naive: LatencyRun, fullText: LatencyRun,
+                                 medianGoal: Double, p99Goal: Double?) {
+        func add(_ label: String, _ samples: Samples, _ naiveMedian: Double?, _ fullTextMedian: Double?, mixed: Bool) {
+            var references: [String: Double] = [:]
+            if let naiveMedian { references["naive"] = naiveMedian / 1e3 }
+            if let fullTextMedian { references["fts5"] = fullTextMedian / 1e3 }
+            var medianGoals: [Figure.Goal] = []
+            if mixed {
+                medianGoals.append(.init(atMost: medianGoal))
+                // The speed-up goals (search): at least 20x the naive scan, 3x FTS5, on the same queries.
+                if operation == "search" { medianGoals += [.init(atMost: 1.0 / 20, reference: "naive"), .init(atMost: 1.0 / 3, reference: "fts5")] }
+            }
+            figures.append(Figure("\(operation).\(label).median", samples.median / 1e3, unit: "µs", references: references,
+                                  check: .lowerIsBetter, goals: medianGoals))
+            figures.append(Figure("\(operation).\(label).p99", samples.p99 / 1e3, unit: "µs", references: references,
+                                  goals: mixed ? p99Goal.map { [.init(atMost: $0)] } ?? [] : []))
+            figures.append(Figure("\(operation).\(label).p999", samples.p999 / 1e3, unit: "µs", references: references))
+        }
+        for workload in Workload.allCases {
+            guard let samples = run.byWorkload[workload] else { continue }
+            add(workload.rawValue, samples, naive.byWorkload[workload]?.median, fullText.byWorkload[workload]?.median, mixed: false)
+        }
+        add("mixed", run.mixed, naive.mixed.median, fullText.mixed.median, mixed: true)
+    }
+
+    /// A reference timed on the first `perWorkload` queries of each workload in a seeded
+    /// shuffle (the references are slow; a sample of each workload gives their medians).
+    static func referenceTimes(_ queries: [BenchmarkQuery], perWorkload: Int, rounds: Int, _ operation: (String) throws -> Void) -> LatencyRun {
+        var random = SplitMix64.stream("reference-sample", seed: WorkloadGenerator.defaultSeed)
+        var sample: [BenchmarkQuery] = []
+        for workload in Workload.allCases {
+            var ofWorkload = queries.filter { $0.workload == workload }
+            random.shuffle(&ofWorkload)
+            sample += ofWorkload.prefix(perWorkload)
+        }
+        return LatencyRun(queries: sample, rounds: rounds, seed: WorkloadGenerator.defaultSeed, operation)
+    }
+
+    /// The release `pokesearch` beside this executable, built (or brought up to date) first.
+    static func pokesearchExecutable() throws -> String {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let sibling = executable.deletingLastPathComponent().appendingPathComponent("pokesearch").path
+        progress("building pokesearch (swift build -c release --product pokesearch)")
+        let configuration = executable.deletingLastPathComponent().lastPathComponent.contains("debug") ? "debug" : "release"
+        try Processes.run(["swift", "build", "-c", configuration, "--product", "pokesearch"], in: Options.checkout)
+        guard FileManager.default.isExecutableFile(atPath: sibling) else {
+            throw BenchmarkError.failed("no pokesearch executable at \(sibling) after building it")
+        }
+        return sibling
+    }
+
+    /// Runs `--scale-worker N` in a child process and reads its figures.
+    static func scaleFigures(_ entities: Int) throws -> [Figure] {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let output = try Processes.run([executable, "--scale-worker", "\(entities)"])
+        guard let start = output.firstIndex(of: "{"),
+              let report = try? JSONDecoder().decode(BenchmarkReport.self, from: Data(output[start...].utf8)) else {
+            throw BenchmarkError.failed("the scale run for \(entities) entities gave no results: \(output.suffix(500))")
+        }
+        return report.figures
+    }
+}
+
+/// A progress line on stderr (stdout carries the table).
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data("pokesearch-bench: \(message)\n".utf8))
+}
