@@ -1,6 +1,14 @@
 #ifndef POKESEARCH_CLINUX_SHIM_H
 #define POKESEARCH_CLINUX_SHIM_H
-// epoll and eventfd are not part of Glibc's Swift module map.
+// epoll, eventfd and signalfd are not part of Glibc's Swift module map.
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// accept4 is declared only under _GNU_SOURCE, which Glibc's Swift module is built without.
+static inline int pokesearch_accept4(int fd, int flags) {
+    return (int)syscall(SYS_accept4, fd, 0, 0, flags);
+}
 #endif

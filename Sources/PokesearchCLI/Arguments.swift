@@ -33,8 +33,8 @@ struct Arguments {
     var values: [String: String] = [:]
 
     /// Flags with a value that some commands take.
-    static let valueOptions: Set<String> = ["--csv", "--api", "--socket", "--kind-filter", "--out"]
-    static let plainFlags: Set<String> = ["--clear", "--force", "--quiet", "--no-server"]
+    static let valueOptions: Set<String> = ["--csv", "--api", "--socket", "--kind-filter", "--out", "--idle-timeout", "--max-connections"]
+    static let plainFlags: Set<String> = ["--clear", "--force", "--quiet", "--no-server", "--slugs"]
     /// Value options whose value may be left out (`ingest --api` means the default URL):
     /// their value is then "".
     static let optionalValueOptions: Set<String> = ["--api"]

@@ -72,6 +72,7 @@ public enum PokesearchCommand {
         case "fav": return try FavCommand.run(context)
         case "history": return try HistoryCommand.run(context)
         case "sprite": return try SpriteCommand.run(context)
+        case "serve": return try ServeCommand.run(context)
         default:
             throw CLIError.usage("`pokesearch \(command)` is not available in this build yet; see `pokesearch --help`")
         }
@@ -105,8 +106,10 @@ final class CommandContext {
     /// convenience: failing to write it never fails the search.
     func recordHistory(_ query: String) {
         guard environment["POKESEARCH_NO_HISTORY"].map({ $0.isEmpty || $0 == "0" }) ?? true,
-              let catalog = opened, catalog.isWritable else { return }
-        try? WriterLock.withLock(databasePath: databasePath) { try catalog.store.recordHistory(query) }
+              access(databasePath, W_OK) == 0,
+              // Answered by the server, the catalog was never opened: the store alone will do.
+              let store = opened?.store ?? (try? Store(path: databasePath)) else { return }
+        try? WriterLock.withLock(databasePath: databasePath) { try store.recordHistory(query) }
     }
 
     func searchOptions() throws -> SearchOptions {

@@ -2,20 +2,51 @@ import Catalog
 import Corpus
 import Foundation
 import Query
+import Server
 
 /// `pokesearch complete PREFIX`: suggestions for the text being typed, one per line
-/// (or JSON Lines with --json).
+/// (or JSON Lines with --json, or slugs with --slugs for shell completion). Asks a
+/// running server first.
 enum CompleteCommand {
+    /// One suggestion as printed: its JSON object, its text and its slug.
+    struct Line {
+        var json: String
+        var text: String
+        var slug: String
+    }
+
     static func run(_ context: CommandContext) throws -> Int32 {
         let text = context.arguments.positional.joined(separator: " ")
         let limit = context.arguments.limit ?? 8
         let language = try context.arguments.languageIndex(environment: context.environment)
-        let catalog = try context.catalog()
-        let suggestions = try catalog.engine.complete(text, limit: limit, language: language, kinds: Set(context.arguments.kinds))
-        if !suggestions.isEmpty { context.recordHistory(text.trimmingCharacters(in: .whitespaces)) }
-        for s in suggestions {
-            context.output.line(context.arguments.json ? JSONText.suggestion(s) : s.text)
+        let kinds = Set(context.arguments.kinds)
+        let lines: [Line]
+        if let served = try askServer(text, limit: limit, language: language, kinds: kinds, context) {
+            lines = served
+        } else {
+            let suggestions = try context.catalog().engine.complete(text, limit: limit, language: language, kinds: kinds)
+            lines = suggestions.map { Line(json: JSONText.suggestion($0), text: $0.text, slug: $0.slug) }
         }
-        return suggestions.isEmpty ? 1 : 0
+        if !lines.isEmpty { context.recordHistory(text.trimmingCharacters(in: .whitespaces)) }
+        for line in lines {
+            context.output.line(context.arguments.json ? line.json : context.arguments.flags.contains("--slugs") ? line.slug : line.text)
+        }
+        return lines.isEmpty ? 1 : 0
+    }
+
+    static func askServer(_ text: String, limit: Int, language: Int, kinds: Set<Kind>, _ context: CommandContext) throws -> [Line]? {
+        // The server reads spaces before the options as separators, so a text ending in a
+        // space (its last word finished), or in what reads as an option, is completed locally.
+        var request = "COMPLETE \(text) LIMIT(\(limit)) LANG(\(Language.codes[language]))"
+        if !kinds.isEmpty { request += " KIND(\(kinds.map(\.rawValue).sorted().joined(separator: ",")))" }
+        guard !(text.last?.isWhitespace ?? false), !RequestSyntax.endsWithOption(text),
+              let answer = try ServerClient.ask(request, elementsKey: "suggestions", context: context) else { return nil }
+        var lines: [Line] = []
+        for element in answer.elements {
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(element.utf8))) as? [String: Any],
+                  let text = object["text"] as? String, let slug = object["slug"] as? String else { return nil }
+            lines.append(Line(json: element, text: text, slug: slug))
+        }
+        return lines
     }
 }

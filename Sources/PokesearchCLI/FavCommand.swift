@@ -43,7 +43,7 @@ enum FavCommand {
             Output.error("no favourites yet; add one with `pokesearch fav add NAME`")
             return 1
         }
-        ResultPrinter.print(results, total: favourites.count, context: context)
+        ResultPrinter.print(ResultPage(rows: results.map(ResultRow.init), total: favourites.count), context: context)
         return results.isEmpty ? 1 : 0
     }
 }

@@ -17,7 +17,7 @@ enum RandomCommand {
             Output.error("nothing to pick from")
             return 1
         }
-        ResultPrinter.print([catalog.engine.result(doc: doc, language: language)], total: 1, context: context)
+        ResultPrinter.print(ResultPage(rows: [ResultRow(catalog.engine.result(doc: doc, language: language))], total: 1), context: context)
         return 0
     }
 }

@@ -1,6 +1,8 @@
 import Catalog
 import Corpus
+import Foundation
 import Query
+import Server
 
 /// `pokesearch QUERY...`: the query language over the index, as a table or JSON Lines.
 enum SearchCommand {
@@ -9,44 +11,98 @@ enum SearchCommand {
         guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw CLIError.usage("nothing to search for; try `pokesearch \"fire dragon\"` or see `pokesearch --help`")
         }
-        let catalog = try context.catalog()
         var options = try context.searchOptions()
-        if query.contains("is:fav") || query.contains("is:favourite") || query.contains("is:favorite") {
-            options.favourites = catalog.favouriteDocs()
+        let wantsFavourites = query.contains("is:fav") || query.contains("is:favourite") || query.contains("is:favorite")
+        let page: ResultPage
+        // Favourites and explanations live only in the local database and engine.
+        if !wantsFavourites && !options.explain, let served = try askServer(query, options, context) {
+            page = served
+        } else {
+            let catalog = try context.catalog()
+            if wantsFavourites { options.favourites = catalog.favouriteDocs() }
+            let response = try catalog.engine.search(query, options: options)
+            page = ResultPage(rows: response.results.map(ResultRow.init), total: response.total)
         }
-        let response = try catalog.engine.search(query, options: options)
         context.recordHistory(query)
-        ResultPrinter.print(response.results, total: response.total, context: context, explain: options.explain)
-        return response.results.isEmpty ? 1 : 0
+        ResultPrinter.print(page, context: context)
+        return page.rows.isEmpty ? 1 : 0
     }
+
+    /// The same page from a running server, or nil to search locally.
+    static func askServer(_ query: String, _ options: SearchOptions, _ context: CommandContext) throws -> ResultPage? {
+        guard !RequestSyntax.endsWithOption(query) else { return nil }
+        var request = "SEARCH \(query) LIMIT(\(options.limit)) OFFSET(\(options.offset)) LANG(\(Language.codes[options.language]))"
+        request += " SORT(\(options.sort.rawValue)\(options.descending ? ":desc" : ""))"
+        if !options.kinds.isEmpty { request += " KIND(\(options.kinds.map(\.rawValue).sorted().joined(separator: ",")))" }
+        guard let answer = try ServerClient.ask(request, elementsKey: "results", context: context),
+              let total = answer.fields["total"] as? Int else { return nil }
+        var rows: [ResultRow] = []
+        for element in answer.elements {
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(element.utf8))) as? [String: Any],
+                  let kind = (object["kind"] as? String).flatMap(Kind.init(rawValue:)),
+                  let id = object["id"] as? Int, let name = object["name"] as? String else { return nil }
+            rows.append(ResultRow(kind: kind, id: id, name: name, types: object["types"] as? [String] ?? [], json: element, explanation: []))
+        }
+        return ResultPage(rows: rows, total: total)
+    }
+}
+
+/// One result as the printer needs it, from the local engine or from the server.
+struct ResultRow {
+    var kind: Kind
+    var id: Int
+    var name: String
+    var types: [String]
+    /// The `--json` line: `JSONText.result`, as the server also sends it.
+    var json: String
+    var explanation: [String]
+
+    init(kind: Kind, id: Int, name: String, types: [String], json: String, explanation: [String]) {
+        self.kind = kind
+        self.id = id
+        self.name = name
+        self.types = types
+        self.json = json
+        self.explanation = explanation
+    }
+
+    init(_ result: SearchResult) {
+        self.init(kind: result.kind, id: result.id, name: result.name, types: result.types,
+                  json: JSONText.result(result), explanation: result.explanation.map(\.summary))
+    }
+}
+
+/// A window of results and how many matched in all.
+struct ResultPage {
+    var rows: [ResultRow]
+    var total: Int
 }
 
 /// Prints search results: JSON Lines with --json, else an aligned table.
 enum ResultPrinter {
-    static func print(_ results: [SearchResult], total: Int, context: CommandContext, explain: Bool = false) {
+    static func print(_ page: ResultPage, context: CommandContext) {
         let output = context.output
+        let rows = page.rows
         if context.arguments.json {
-            for result in results { output.line(JSONText.result(result)) }
+            for row in rows { output.line(row.json) }
             return
         }
-        if results.isEmpty {
+        if rows.isEmpty {
             Output.error("nothing found")
             return
         }
-        let mixedKinds = Set(results.map(\.kind)).count > 1
-        let numberWidth = results.map { "#\($0.id)".count }.max() ?? 4
-        let nameWidth = min(32, results.map { displayWidth($0.name) }.max() ?? 10)
-        for result in results {
-            var line = pad("#\(result.id)", numberWidth) + "  " + output.bold(pad(result.name, nameWidth))
-            if mixedKinds { line += "  " + output.dim(pad(result.kind.rawValue, 7)) }
-            if !result.types.isEmpty { line += "  " + result.types.map { output.paint($0, TypeColors.code($0)) }.joined(separator: "/") }
+        let mixedKinds = Set(rows.map(\.kind)).count > 1
+        let numberWidth = rows.map { "#\($0.id)".count }.max() ?? 4
+        let nameWidth = min(32, rows.map { displayWidth($0.name) }.max() ?? 10)
+        for row in rows {
+            var line = pad("#\(row.id)", numberWidth) + "  " + output.bold(pad(row.name, nameWidth))
+            if mixedKinds { line += "  " + output.dim(pad(row.kind.rawValue, 7)) }
+            if !row.types.isEmpty { line += "  " + row.types.map { output.paint($0, TypeColors.code($0)) }.joined(separator: "/") }
             output.line(line)
-            if explain {
-                for e in result.explanation { output.line(String(repeating: " ", count: numberWidth + 4) + output.dim(e.summary)) }
-            }
+            for summary in row.explanation { output.line(String(repeating: " ", count: numberWidth + 4) + output.dim(summary)) }
         }
-        if total > results.count + context.arguments.offset && output.isTerminal {
-            output.line(output.dim("(\(results.count) of \(total); --offset and --limit page through the rest)"))
+        if page.total > rows.count + context.arguments.offset && output.isTerminal {
+            output.line(output.dim("(\(rows.count) of \(page.total); --offset and --limit page through the rest)"))
         }
     }
 

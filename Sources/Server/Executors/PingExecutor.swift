@@ -1,0 +1,6 @@
+/// PING → `{"ok":true}`.
+enum PingExecutor {
+    static func run(into out: inout [UInt8]) {
+        Response.ok(into: &out)
+    }
+}

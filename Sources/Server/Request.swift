@@ -1,0 +1,183 @@
+import Foundation
+import Corpus
+import Query
+
+/// One parsed request line.
+enum Request: Equatable {
+    case ping
+    case search(query: String, options: SearchRequestOptions)
+    case complete(prefix: String, limit: Int, language: Int, kinds: Set<Kind>)
+    case get(String)
+    case stats
+    case reload
+    case quit
+}
+
+/// The options SEARCH takes after its query.
+struct SearchRequestOptions: Equatable {
+    var limit = 20
+    var offset = 0
+    var language = 0
+    var kinds: Set<Kind> = []
+    var sort: SortField = .relevance
+    var descending = false
+
+    var engineOptions: SearchOptions {
+        var options = SearchOptions()
+        options.limit = limit
+        options.offset = offset
+        options.language = language
+        options.kinds = kinds
+        options.sort = sort
+        options.descending = descending
+        return options
+    }
+}
+
+/// Turns a request line into a `Request`: a case-insensitive verb, its argument, and
+/// options written `NAME(value)` at the end of the line.
+enum RequestParser {
+    static func parse(_ line: String) throws(ProtocolError) -> Request {
+        let trimmedStart = line.drop(while: \.isWhitespace)
+        guard !trimmedStart.allSatisfy(\.isWhitespace) else {
+            throw ProtocolError(.emptyRequest, "empty request; send a verb: PING, SEARCH, COMPLETE, GET, STATS, RELOAD or QUIT")
+        }
+        let verbEnd = trimmedStart.firstIndex(where: \.isWhitespace) ?? trimmedStart.endIndex
+        let verb = trimmedStart[..<verbEnd].uppercased()
+        let argument = trimmedStart[verbEnd...].drop(while: \.isWhitespace)
+        switch verb {
+        case "PING": try noArgument(verb, argument); return .ping
+        case "STATS": try noArgument(verb, argument); return .stats
+        case "RELOAD": try noArgument(verb, argument); return .reload
+        case "QUIT": try noArgument(verb, argument); return .quit
+        case "GET":
+            let key = argument.trimmingTrailingWhitespace()
+            guard !key.isEmpty else { throw ProtocolError(.badRequest, "GET needs a slug, an id or kind:slug, e.g. GET pikachu") }
+            return .get(String(key))
+        case "SEARCH":
+            let (query, options) = splitOptions(argument)
+            var search = SearchRequestOptions()
+            for (name, value) in options {
+                switch name {
+                case "LIMIT": search.limit = try number(name, value, max: SearchOptions.maxLimit)
+                case "OFFSET": search.offset = try number(name, value, max: SearchOptions.maxOffset)
+                case "LANG": search.language = try language(value)
+                case "KIND": search.kinds.formUnion(try kinds(value))
+                case "SORT": (search.sort, search.descending) = try sort(value)
+                default: throw ProtocolError(.badOption, "SEARCH takes LIMIT(n), OFFSET(n), LANG(xx), KIND(k) and SORT(field), not \(name)(\(value))")
+                }
+            }
+            guard !query.allSatisfy(\.isWhitespace) else {
+                throw ProtocolError(.badQuery, "SEARCH needs a query, e.g. SEARCH fire dragon LIMIT(5)")
+            }
+            return .search(query: String(query), options: search)
+        case "COMPLETE":
+            let (prefix, options) = splitOptions(argument)
+            var limit = 8, languageIndex = 0
+            var kindSet: Set<Kind> = []
+            for (name, value) in options {
+                switch name {
+                case "LIMIT": limit = try number(name, value, max: SearchOptions.maxLimit)
+                case "LANG": languageIndex = try language(value)
+                case "KIND": kindSet.formUnion(try kinds(value))
+                default: throw ProtocolError(.badOption, "COMPLETE takes LIMIT(n), LANG(xx) and KIND(k), not \(name)(\(value))")
+                }
+            }
+            return .complete(prefix: String(prefix), limit: limit, language: languageIndex, kinds: kindSet)
+        default:
+            let shown = verb.count > 32 ? String(verb.prefix(32)) + "…" : verb
+            throw ProtocolError(.unknownVerb, "unknown verb '\(shown)'; verbs: PING, SEARCH, COMPLETE, GET, STATS, RELOAD, QUIT")
+        }
+    }
+
+    private static func noArgument(_ verb: String, _ argument: Substring) throws(ProtocolError) {
+        guard argument.allSatisfy(\.isWhitespace) else {
+            throw ProtocolError(.badRequest, "\(verb) takes nothing after it")
+        }
+    }
+
+    /// Splits `NAME(value)` options off the end of an argument. The text before them keeps
+    /// its own spacing, except that with options present the spaces before them are
+    /// separators (so `COMPLETE pika LIMIT(3)` completes "pika").
+    static func splitOptions(_ argument: Substring) -> (text: Substring, options: [(String, String)]) {
+        var text = argument
+        var options: [(String, String)] = []
+        while true {
+            let body = text.trimmingTrailingWhitespace()
+            guard body.last == ")", let open = body.lastIndex(of: "(") else { break }
+            let nameStart = body[..<open].lastIndex(where: \.isWhitespace).map(body.index(after:)) ?? body.startIndex
+            let name = body[nameStart..<open]
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && $0.isLetter }),
+                  optionNames.contains(name.uppercased()) else { break }
+            let value = body[body.index(after: open)..<body.index(before: body.endIndex)]
+            options.insert((name.uppercased(), String(value)), at: 0)
+            text = body[..<nameStart]
+        }
+        return (options.isEmpty ? text : text.trimmingTrailingWhitespace(), options)
+    }
+
+    static let optionNames: Set<String> = ["LIMIT", "OFFSET", "LANG", "KIND", "SORT"]
+
+    private static func number(_ name: String, _ value: String, max: Int) throws(ProtocolError) -> Int {
+        guard let n = Int(value), (0...max).contains(n) else {
+            throw ProtocolError(.badOption, "\(name) takes a whole number from 0 to \(max), not '\(value)'")
+        }
+        return n
+    }
+
+    private static func language(_ value: String) throws(ProtocolError) -> Int {
+        guard let index = Language.index(of: value) else {
+            throw ProtocolError(.badOption, "LANG takes one of \(Language.codes.joined(separator: ", ")), not '\(value)'")
+        }
+        return index
+    }
+
+    /// `KIND(move)` or `KIND(pokemon,item)`.
+    private static func kinds(_ value: String) throws(ProtocolError) -> Set<Kind> {
+        var kinds: Set<Kind> = []
+        for part in value.split(separator: ",") {
+            guard let kind = Kind(rawValue: part.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                throw ProtocolError(.badOption, "KIND takes pokemon, move, ability, item or type, not '\(part)'")
+            }
+            kinds.insert(kind)
+        }
+        guard !kinds.isEmpty else { throw ProtocolError(.badOption, "KIND needs a kind: pokemon, move, ability, item or type") }
+        return kinds
+    }
+
+    /// `SORT(hp)`, `SORT(hp:desc)` or `SORT(-hp)` (descending).
+    private static func sort(_ value: String) throws(ProtocolError) -> (SortField, Bool) {
+        var text = Substring(value.trimmingCharacters(in: .whitespaces))
+        var descending = false
+        if text.hasPrefix("-") { descending = true; text = text.dropFirst() }
+        if let colon = text.firstIndex(of: ":") {
+            switch text[text.index(after: colon)...].lowercased() {
+            case "desc": descending = true
+            case "asc": descending = false
+            default: throw ProtocolError(.badOption, "SORT takes field, field:asc or field:desc, not '\(value)'")
+            }
+            text = text[..<colon]
+        }
+        guard let field = SortField(parsing: String(text)) else {
+            throw ProtocolError(.badOption, "SORT takes one of \(SortField.allCases.map(\.rawValue).joined(separator: ", ")), not '\(value)'")
+        }
+        return (field, descending)
+    }
+}
+
+extension Substring {
+    func trimmingTrailingWhitespace() -> Substring {
+        var end = endIndex
+        while end > startIndex, self[index(before: end)].isWhitespace { end = index(before: end) }
+        return self[startIndex..<end]
+    }
+}
+
+/// What clients composing requests need to know of the request syntax.
+public enum RequestSyntax {
+    /// Whether `text` ends in something the server reads as an option (`LIMIT(3)`), so
+    /// that it cannot be sent as a query or prefix with options after it.
+    public static func endsWithOption(_ text: String) -> Bool {
+        !RequestParser.splitOptions(Substring(text)).options.isEmpty
+    }
+}

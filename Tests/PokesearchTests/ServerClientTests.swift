@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `pokesearch search` and `complete` through a running server, the fallback without one,
+/// and shell completion through them.
+@Suite("Server clients")
+struct ServerClientTests {
+    func requestsServed(_ server: RunningServer) throws -> Int {
+        try TestClient(path: server.socketPath).requestJSON("STATS")["requests"] as? Int ?? -1
+    }
+
+    @Test(arguments: [
+        ["search", "pikachu", "--limit", "5", "--json"],
+        ["search", "fire", "dragon", "--limit", "5"],
+        ["search", "type:water", "--kind", "pokemon", "--sort", "speed", "--desc", "--limit", "4", "--lang", "de"],
+        ["complete", "char", "--limit", "5"],
+        ["complete", "thunder", "--kind", "move", "--json"],
+        ["complete", "bulba", "--slugs"],
+    ])
+    func sameOutputWithAndWithoutTheServer(arguments: [String]) throws {
+        let server = try RunningServer()
+        let common = ["--db", ServerFixture.database, "--socket", server.socketPath]
+        let before = try requestsServed(server)
+        let served = ServerFixture.run(arguments + common)
+        let afterServed = try requestsServed(server)
+        let local = ServerFixture.run(arguments + common + ["--no-server"])
+        let afterLocal = try requestsServed(server)
+        #expect(served.status == 0)
+        #expect(!served.stdout.isEmpty)
+        #expect(served.stdout == local.stdout)
+        // STATS + the request went to the server (the STATS above counts too); --no-server sent nothing.
+        #expect(afterServed - before == 3)
+        #expect(afterLocal - afterServed == 1)
+    }
+
+    @Test func queryEndingInOptionSyntaxIsAnsweredLocally() throws {
+        let server = try RunningServer()
+        let arguments = ["search", "pikachu", "limit(2)", "--json", "--db", ServerFixture.database, "--socket", server.socketPath]
+        let before = try requestsServed(server)
+        let served = ServerFixture.run(arguments)
+        // The server would read "limit(2)" as an option: the command searched itself.
+        #expect(try requestsServed(server) - before == 1)
+        #expect(served.stdout == ServerFixture.run(arguments + ["--no-server"]).stdout)
+    }
+
+    @Test func queryErrorsAreTheSameThroughTheServer() throws {
+        let server = try RunningServer()
+        let common = ["search", "hp>>", "--db", ServerFixture.database, "--socket", server.socketPath]
+        let served = ServerFixture.run(common)
+        let local = ServerFixture.run(common + ["--no-server"])
+        #expect(served.status == 2)
+        #expect(served.stderr == local.stderr)
+        #expect(served.stderr.contains("bad query"))
+    }
+
+    @Test func fallsBackToTheDatabaseWithoutAServer() throws {
+        let directory = ServerFixture.temporaryDirectory()
+        let result = ServerFixture.run(["complete", "pika", "--db", ServerFixture.database, "--socket", directory + "/none.sock"])
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").first == "Pikachu")
+    }
+
+    @Test func serverOnAnotherDatabaseIsNotUsed() throws {
+        let server = try RunningServer()
+        let directory = ServerFixture.temporaryDirectory()
+        let copy = directory + "/copy.sqlite"
+        try FileManager.default.copyItem(atPath: ServerFixture.database, toPath: copy)
+        let before = try requestsServed(server)
+        let result = ServerFixture.run(["search", "pikachu", "--db", copy, "--socket", server.socketPath])
+        #expect(result.status == 0)
+        // Only the client's STATS (which told it the server has another database) and ours.
+        #expect(try requestsServed(server) - before == 2)
+    }
+
+    /// Runs bash's completion function for `words` (the last one being completed).
+    func bashCompletions(_ words: [String], socket: String) throws -> [String] {
+        let script = ServerFixture.repository.appendingPathComponent("completions/pokesearch.bash").path
+        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "source '\(script)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE=\"${COMP_WORDS[*]}\"; COMP_POINT=${#COMP_LINE}; _pokesearch; printf '%s\\n' \"${COMPREPLY[@]}\""]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = (ServerFixture.binary as NSString).deletingLastPathComponent + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["POKESEARCH_DB"] = ServerFixture.database
+        environment["POKESEARCH_SOCKET"] = socket
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test func bashCompletesCommandsOptionsAndNames() throws {
+        let directory = ServerFixture.temporaryDirectory()
+        let noServer = directory + "/none.sock"
+        #expect(try bashCompletions(["pokesearch", "com"], socket: noServer) == ["complete"])
+        #expect(try Set(bashCompletions(["pokesearch", "s"], socket: noServer)) == ["search", "serve", "show", "sprite"])
+        #expect(try bashCompletions(["pokesearch", "search", "--li"], socket: noServer) == ["--limit"])
+        #expect(try Set(bashCompletions(["pokesearch", "search", "--kind", "m"], socket: noServer)) == ["move"])
+        #expect(try bashCompletions(["pokesearch", "show", "pikac"], socket: noServer).contains("pikachu"))
+        #expect(try bashCompletions(["pokesearch", "show", "thunderb"], socket: noServer).contains("thunderbolt"))
+        // The same through a running server.
+        let server = try RunningServer()
+        let before = try requestsServed(server)
+        #expect(try bashCompletions(["pokesearch", "bulbas"], socket: server.socketPath).contains("bulbasaur"))
+        #expect(try requestsServed(server) > before + 1)
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Server
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built binary, the shared test database and a running server, for the socket tests.
+enum ServerFixture {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let binary = repository.appendingPathComponent(".build/debug/pokesearch").path
+
+    /// One database for all server tests (ingesting takes seconds), ingested on first use.
+    /// Tests that change the database make their own copy.
+    static let database: String = {
+        let directory = temporaryDirectory()
+        let path = directory + "/pokesearch.sqlite"
+        let result = run(["ingest", "--quiet", "--db", path])
+        precondition(result.status == 0, "ingest failed: \(result.stderr)")
+        return path
+    }()
+
+    /// A new directory under /tmp (socket paths must stay short).
+    static func temporaryDirectory() -> String {
+        var template = Array("/tmp/pokesearch-test-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }
+
+    struct RunResult {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs the binary to completion.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["POKESEARCH_NO_HISTORY"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try! process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                         stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// A `pokesearch serve` process on its own socket.
+final class RunningServer {
+    let process = Process()
+    let socketPath: String
+    let directory: String
+    private let errorPipe = Pipe()
+
+    init(database: String = ServerFixture.database, extraArguments: [String] = [], socketPath: String? = nil) throws {
+        directory = ServerFixture.temporaryDirectory()
+        self.socketPath = socketPath ?? directory + "/s.sock"
+        process.executableURL = URL(fileURLWithPath: ServerFixture.binary)
+        process.arguments = ["serve", "--db", database, "--socket", self.socketPath] + extraArguments
+        process.standardError = errorPipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let client = try? TestClient(path: self.socketPath) {
+                let answer = try client.request("PING")
+                if answer == #"{"ok":true}"# { return }
+            }
+            guard process.isRunning else { break }
+            usleep(20_000)
+        }
+        stop()
+        throw TestFailure("the server did not start on \(self.socketPath)")
+    }
+
+    /// SIGTERM, then waits; returns the exit status and the standard error.
+    @discardableResult
+    func stop() -> (status: Int32, stderr: String) {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        let stderr = errorPipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+
+    deinit { if process.isRunning { stop() } }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A real AF_UNIX client with a receive timeout, so a missing answer fails a test instead
+/// of hanging it.
+final class TestClient {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String, timeoutSeconds: Int = 30) throws {
+        switch UnixSocket.connect(path: path) {
+        case .success(let fd): self.fd = fd
+        case .failure(let error): throw TestFailure("cannot connect to \(path): \(error)")
+        }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw TestFailure("send failed: \(SocketError(errno))") }
+            offset += sent
+        }
+    }
+
+    /// The next response line, or nil at end of stream.
+    func readLine() throws -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count == 0 { return nil }
+            guard count > 0 else { throw TestFailure("no answer: \(SocketError(errno))") }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    func request(_ line: String) throws -> String {
+        try send(line + "\n")
+        guard let answer = try readLine() else { throw TestFailure("connection closed instead of answering \(line)") }
+        return answer
+    }
+
+    func requestJSON(_ line: String) throws -> [String: Any] { try decode(try request(line)) }
+}
+
+func decode(_ line: String) throws -> [String: Any] {
+    guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+        throw TestFailure("not a JSON object: \(line)")
+    }
+    return object
+}
+
+/// The error code of a response line, nil for a success.
+func errorCode(_ line: String) throws -> String? {
+    let object = try decode(line)
+    if object["ok"] as? Bool == true { return nil }
+    return (object["error"] as? [String: Any])?["code"] as? String
+}
