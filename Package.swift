@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "pokesearch", targets: ["pokesearch"]),
         .executable(name: "pokesearch-corpus", targets: ["pokesearch-corpus"]),
         .executable(name: "pokesearch-bench", targets: ["pokesearch-bench"]),
+        .executable(name: "pokesearch-stress", targets: ["pokesearch-stress"]),
     ],
     targets: [
         // C wrappers. ICU's headers clash with Foundation's bundled ICU, so CICU exposes
@@ -33,6 +34,7 @@ let package = Package(
         .executableTarget(name: "pokesearch", dependencies: ["PokesearchCLI"]),
         .executableTarget(name: "pokesearch-corpus", dependencies: ["Corpus"]),
         .executableTarget(name: "pokesearch-bench", dependencies: ["Catalog", "Query", "Index", "Store", "Corpus", "Folding"], path: "Benchmarks/pokesearch-bench"),
+        .executableTarget(name: "pokesearch-stress", dependencies: ["Catalog", "Query", "Index", "Server"], path: "Benchmarks/pokesearch-stress"),
 
         .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync"]),
     ],

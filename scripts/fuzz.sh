@@ -17,17 +17,24 @@ case "$target" in
 esac
 
 build=.build/fuzz
-POKESEARCH_FUZZ=1 swift build -c release --build-path "$build" --product "$target" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing 2>&1 \
-    | grep -v -e "Cannot export local symbol" -e "^\[" || true
+# (gold's "Cannot export local symbol" warnings about ASan's helpers are noise.)
+if ! POKESEARCH_FUZZ=1 swift build -c release --build-path "$build" --product "$target" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >"$build.log" 2>&1; then
+    grep -v -e "Cannot export local symbol" "$build.log" >&2
+    echo "fuzz.sh: building $target failed" >&2
+    exit 1
+fi
 binary="$build/release/$target"
-[ -x "$binary" ] || { echo "fuzz.sh: building $target failed" >&2; exit 1; }
 
 export POKESEARCH_CORPUS="$PWD/corpus"
 if [ "$seconds" = replay ]; then
     exec "$binary" "${@:3}"
 fi
 mkdir -p "$build/corpus/$target" "$build/artifacts"
-exec "$binary" "$build/corpus/$target" "Fuzz/corpus/$target" \
+# FUZZ_KEEP_GOING=1: record slow inputs (timeouts) and go on fuzzing (libFuzzer's fork mode);
+# crashes still stop the run.
+keep_going=()
+[ "${FUZZ_KEEP_GOING:-0}" = 1 ] && keep_going=(-fork=1 -ignore_timeouts=1 -ignore_ooms=0 -ignore_crashes=0)
+exec "$binary" "$build/corpus/$target" "Fuzz/corpus/$target" "${keep_going[@]}" \
     -max_total_time="$seconds" -timeout=5 -rss_limit_mb=4096 -max_len="$max_len" \
     -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1

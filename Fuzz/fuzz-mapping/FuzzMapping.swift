@@ -33,5 +33,5 @@ public func fuzzMapping(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 @_cdecl("fuzz_mapping_main")
 public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runLibFuzzer(argc, argv, fuzzMapping)
+    return runLibFuzzer(argc, argv, fuzzMapping)
 }

@@ -366,6 +366,9 @@ public final class LineServer {
             do {
                 let loaded = try LoadedIndex.rebuild(databasePath: databasePath)
                 holder.replace(with: loaded)
+                // The previous index was freed by the swap, and the rebuild's scratch space
+                // before it: hand those pages back, or every reload leaves RSS higher.
+                malloc_trim(0)
                 result = .success(loaded)
             } catch {
                 result = .failure(ReloadFailure(message: "\(error)"))

@@ -15,7 +15,15 @@ enum Fixture {
     /// PokeAPI's CSV tables beside the checkout, when this machine has them.
     static let sharedCSV = root.deletingLastPathComponent().appendingPathComponent("shared/pokeapi-csv")
     static var hasSharedCSV: Bool { FileManager.default.fileExists(atPath: sharedCSV.appendingPathComponent("pokemon.csv").path) }
-    static let binary = root.appendingPathComponent(".build/debug/pokesearch")
+    /// The `pokesearch` of the build running these tests (beside the test bundle: the debug
+    /// build, or a sanitizer build under its own --build-path), else the debug build.
+    static let binary: URL = {
+        if let beside = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("pokesearch"),
+           FileManager.default.isExecutableFile(atPath: beside.path) {
+            return beside
+        }
+        return root.appendingPathComponent(".build/debug/pokesearch")
+    }()
 
     static let corpusTables: CorpusTables = try! TSV.readCorpus(from: corpusDirectory)
     static let corpus: Corpus = try! Corpus(tables: corpusTables)
