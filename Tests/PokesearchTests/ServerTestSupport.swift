@@ -13,17 +13,26 @@ enum ServerFixture {
     /// One database for all server tests (ingesting takes seconds), ingested on first use.
     /// Tests that change the database make their own copy.
     static let database: String = {
-        let directory = temporaryDirectory()
-        let path = directory + "/pokesearch.sqlite"
+        let path = temporaryDirectory() + "/pokesearch.sqlite"
         let result = run(["ingest", "--quiet", "--db", path])
         precondition(result.status == 0, "ingest failed: \(result.stderr)")
         return path
     }()
 
-    /// A new directory under /tmp (socket paths must stay short).
-    static func temporaryDirectory() -> String {
-        var template = Array("/tmp/pokesearch-test-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    /// This test process's directory under /tmp (socket paths must stay short), removed
+    /// when the process exits.
+    static let root: String = {
+        let root = makeDirectory("/tmp/pokesearch-test-XXXXXX")
+        atexit { try? FileManager.default.removeItem(atPath: ServerFixture.root) }
+        return root
+    }()
+
+    /// A new directory of its own for one test.
+    static func temporaryDirectory() -> String { makeDirectory(root + "/XXXXXX") }
+
+    private static func makeDirectory(_ template: String) -> String {
+        var bytes = Array(template.utf8CString)
+        return bytes.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
 
     struct RunResult {
