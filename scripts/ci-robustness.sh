@@ -22,5 +22,15 @@ for target in fuzz-query fuzz-protocol fuzz-corpus fuzz-mapping; do
 done
 echo "== ThreadSanitizer: server, faults, store"
 swift build --build-tests --sanitize=thread --build-path .build/tsan
-TSAN_OPTIONS=halt_on_error=1 swift test --skip-build --sanitize=thread --build-path .build/tsan \
-    --filter 'Server|Fault|Store'
+# Reports go to files, one per process, so those of the `pokesearch` processes the tests start
+# (servers, ingests) are seen too, not only the test runner's.
+reports=.build/tsan/reports
+rm -rf "$reports" && mkdir -p "$reports"
+TSAN_OPTIONS="log_path=$PWD/$reports/tsan suppressions=$PWD/scripts/tsan-suppressions.txt" \
+    swift test --skip-build --sanitize=thread --build-path .build/tsan --filter 'Server|Fault|Store'
+if ls "$reports"/tsan.* >/dev/null 2>&1; then
+    cat "$reports"/tsan.* >&2
+    echo "ci-robustness: ThreadSanitizer reports above" >&2
+    exit 1
+fi
+echo "ThreadSanitizer: no reports"
