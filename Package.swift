@@ -2,6 +2,7 @@
 // pokesearch: search engine for PokeAPI data. Pipeline stages, one target each:
 // Corpus (readers, converter) → Folding (ICU) → Store (SQLite) → Index (trie, n-grams)
 // → Query (parse, match, rank) → Catalog (ingest, loading) → front ends (PokesearchCLI, Server).
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -11,6 +12,7 @@ let package = Package(
         .executable(name: "pokesearch", targets: ["pokesearch"]),
         .executable(name: "pokesearch-corpus", targets: ["pokesearch-corpus"]),
         .executable(name: "pokesearch-bench", targets: ["pokesearch-bench"]),
+        .executable(name: "pokesearch-stress", targets: ["pokesearch-stress"]),
     ],
     targets: [
         // C wrappers. ICU's headers clash with Foundation's bundled ICU, so CICU exposes
@@ -36,8 +38,21 @@ let package = Package(
         .target(name: "BenchmarkSupport", dependencies: ["Corpus", "Folding"], path: "Benchmarks/BenchmarkSupport"),
         .executableTarget(name: "pokesearch-bench", dependencies: ["BenchmarkSupport", "Catalog", "Query", "Index", "Store", "Corpus", "Folding", "Server"],
                           path: "Benchmarks/pokesearch-bench"),
+        .executableTarget(name: "pokesearch-stress", dependencies: ["Catalog", "Query", "Index", "Server"], path: "Benchmarks/pokesearch-stress"),
 
         .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync", "BenchmarkSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (Fuzz/, run by scripts/fuzz.sh): only with POKESEARCH_FUZZ set, because they
+// link only with `-sanitize=fuzzer` (libFuzzer supplies their main).
+if ProcessInfo.processInfo.environment["POKESEARCH_FUZZ"] != nil {
+    package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer", "Corpus", "Catalog", "Index", "Query"], path: "Fuzz/FuzzSupport"))
+    for (name, dependencies) in [("fuzz-query", ["Corpus", "Query"]), ("fuzz-protocol", ["Server"]),
+                                 ("fuzz-corpus", ["Corpus", "Query"]), ("fuzz-mapping", ["Corpus", "Sync"])] {
+        package.targets.append(.executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies.map { .target(name: $0) },
+                                                 path: "Fuzz/\(name)", swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}

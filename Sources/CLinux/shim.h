@@ -1,9 +1,10 @@
 #ifndef POKESEARCH_CLINUX_SHIM_H
 #define POKESEARCH_CLINUX_SHIM_H
-// epoll, eventfd and signalfd are not part of Glibc's Swift module map.
+// epoll, eventfd, signalfd and malloc_trim are not part of Glibc's Swift module map.
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
+#include <malloc.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 

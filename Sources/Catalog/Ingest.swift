@@ -57,6 +57,7 @@ public enum Ingest {
                 try store.database.execute("PRAGMA optimize")
             } catch {
                 unlink(temporary)
+                unlink(temporary + "-journal")
                 throw StoreError.from(error, path: temporary)
             }
             try syncFile(temporary)
@@ -74,13 +75,17 @@ public enum Ingest {
     }
 
     /// The previous database, for its favourites and history. A damaged one is moved aside
-    /// (never deleted) so that the rebuild can go on.
+    /// (never deleted) so that the rebuild can go on; one that cannot be read for another
+    /// reason (locked by another program, unreadable) stops the ingest, as its user data
+    /// would otherwise be left behind.
     static func openPrevious(_ path: String) throws -> Store? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             let old = try Store(path: path, readOnly: true)
             _ = try old.favourites()
             return old
+        } catch let error as StoreError where !error.isDamage {
+            throw error
         } catch {
             let aside = path + ".damaged-\(Int(Date().timeIntervalSince1970))"
             rename(path, aside)

@@ -43,7 +43,7 @@ public final class LineServer {
     private var connections: [Connection?] = []
     private var nextSerial: UInt64 = 0
     private var counters: ServerCounters
-    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    private let readBuffer: UnsafeMutableRawBufferPointer
 
     private var draining = false
     private var drainDeadline = 0.0
@@ -79,6 +79,8 @@ public final class LineServer {
         } else {
             listener = try Listener.bind(path: configuration.socketPath)
         }
+        // Allocated last: a failed init runs no deinit, and would leak it (ASan found that).
+        readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
     }
 
     deinit { readBuffer.deallocate() }
@@ -369,6 +371,9 @@ public final class LineServer {
             do {
                 let loaded = try LoadedIndex.rebuild(databasePath: databasePath)
                 holder.replace(with: loaded)
+                // The previous index was freed by the swap, and the rebuild's scratch space
+                // before it: hand those pages back, or every reload leaves RSS higher.
+                malloc_trim(0)
                 result = .success(loaded)
             } catch {
                 result = .failure(ReloadFailure(message: "\(error)"))

@@ -16,6 +16,11 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     public var primaryCode: Int32 { code & 0xFF }
     public var isCorruption: Bool { primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB }
     public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+    /// The disk is full, or a write, sync or truncation failed (EFBIG under RLIMIT_FSIZE, EIO).
+    public var isWriteFailure: Bool {
+        // SQLITE_IOERR_WRITE, _FSYNC, _DIR_FSYNC, _TRUNCATE: C macros Swift does not import.
+        primaryCode == SQLITE_FULL || (primaryCode == SQLITE_IOERR && [3, 4, 5, 6].contains(code >> 8))
+    }
 }
 
 /// A value bound to or read from SQL.

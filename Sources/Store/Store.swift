@@ -9,6 +9,10 @@ public enum StoreError: Error, CustomStringConvertible {
     case notPokesearch(path: String)
     case sqlite(SQLiteError)
     case io(String)
+    /// Another program holds the database's write lock past the busy timeout.
+    case locked(path: String)
+    /// Writing failed: the disk is full, a file size limit was reached, or the device failed.
+    case cannotWrite(path: String, detail: String)
 
     public var description: String {
         switch self {
@@ -22,13 +26,28 @@ public enum StoreError: Error, CustomStringConvertible {
             return "database error: \(error)"
         case .io(let message):
             return message
+        case .locked(let path):
+            return "database \(path) is locked by another program (still after 5 s); try again when it has finished"
+        case .cannotWrite(let path, let detail):
+            return "cannot write \(path): \(detail); free disk space (or raise the file size limit) and try again"
         }
     }
 
-    /// Wraps an error from SQLite, recognising a damaged file.
+    /// Whether the file itself is at fault (ingest keeps it aside and rebuilds), rather than
+    /// a lock held elsewhere or a failing disk (which a rebuild would not get past).
+    public var isDamage: Bool {
+        switch self {
+        case .corrupt, .newerSchema, .notPokesearch, .sqlite: return true
+        case .io, .locked, .cannotWrite: return false
+        }
+    }
+
+    /// Wraps an error from SQLite, recognising a damaged file, a lock and a failed write.
     public static func from(_ error: Error, path: String) -> Error {
         guard let sqlite = error as? SQLiteError else { return error }
         if sqlite.isCorruption { return StoreError.corrupt(path: path, detail: sqlite.message) }
+        if sqlite.isBusy { return StoreError.locked(path: path) }
+        if sqlite.isWriteFailure { return StoreError.cannotWrite(path: path, detail: sqlite.message) }
         return StoreError.sqlite(sqlite)
     }
 }

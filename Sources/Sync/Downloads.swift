@@ -44,11 +44,22 @@ public enum Sprites {
     /// Where the sprite of `slug` is kept: `<cache>/sprites/<slug>.png`.
     public static func path(slug: String, cacheDirectory: String) -> String { "\(cacheDirectory)/sprites/\(slug).png" }
 
+    /// PokeAPI slugs are lowercase letters, digits and hyphens, so they are file names that
+    /// stay in their directory.
+    static func isSafeSlug(_ slug: String) -> Bool {
+        !slug.isEmpty && slug.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
+    }
+
     /// The cached sprite's path, downloading it first when missing (or when `force`): the
     /// Pokémon's JSON (`<base>/pokemon/<slug>/`, for a cosmetic form `pokemon-form`) names
     /// the image; it must be a PNG, and is written aside then renamed into place.
     public static func fetch(slug: String, base: String, cacheDirectory: String, force: Bool,
                              settings: HTTPSettings) throws -> (path: String, downloaded: Bool) {
+        // The slug names a file: one that could leave the sprites directory is refused
+        // (a slug comes from the database, which a sync filled from a server's answers).
+        guard isSafeSlug(slug) else {
+            throw SyncError.cannotWrite(path: "\(cacheDirectory)/sprites", reason: "'\(slug)' is not a PokeAPI slug (a-z, 0-9 and -)")
+        }
         let target = path(slug: slug, cacheDirectory: cacheDirectory)
         if !force, FileManager.default.fileExists(atPath: target) { return (target, false) }
         try SyncError.checkURL(base)

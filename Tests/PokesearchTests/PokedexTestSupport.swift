@@ -5,7 +5,7 @@ import Testing
 /// ingested once from the bundled corpus (an ingest takes seconds in a debug build).
 struct PokedexHarness {
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let binary = checkout.appendingPathComponent(".build/debug/pokesearch").path
+    static let binary = Fixture.binary.path
 
     /// The ingested database every harness copies, built on first use.
     static let template: Result<String, TemplateError> = {

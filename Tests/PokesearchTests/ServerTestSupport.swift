@@ -8,7 +8,7 @@ import Glibc
 /// The built binary, the shared test database and a running server, for the socket tests.
 enum ServerFixture {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let binary = repository.appendingPathComponent(".build/debug/pokesearch").path
+    static let binary = Fixture.binary.path
 
     /// One database for all server tests (ingesting takes seconds), ingested on first use.
     /// Tests that change the database make their own copy.

@@ -15,7 +15,15 @@ enum Fixture {
     /// PokeAPI's CSV tables beside the checkout, when this machine has them.
     static let sharedCSV = root.deletingLastPathComponent().appendingPathComponent("shared/pokeapi-csv")
     static var hasSharedCSV: Bool { FileManager.default.fileExists(atPath: sharedCSV.appendingPathComponent("pokemon.csv").path) }
-    static let binary = root.appendingPathComponent(".build/debug/pokesearch")
+    /// The `pokesearch` of the build running these tests (beside the test bundle: the debug
+    /// build, or a sanitizer build under its own --build-path), else the debug build.
+    static let binary: URL = {
+        if let beside = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("pokesearch"),
+           FileManager.default.isExecutableFile(atPath: beside.path) {
+            return beside
+        }
+        return root.appendingPathComponent(".build/debug/pokesearch")
+    }()
 
     static let corpusTables: CorpusTables = try! TSV.readCorpus(from: corpusDirectory)
     static let corpus: Corpus = try! Corpus(tables: corpusTables)
@@ -50,16 +58,25 @@ enum Fixture {
 /// What a run of the built binary did.
 struct Run {
     var status: Int32
+    /// Killed by a signal (a crash) rather than exiting.
+    var signalled = false
     var stdout: String
     var stderr: String
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 }
 
-/// Runs the built `pokesearch` with a clean environment (plus `environment`).
-func pokesearch(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Run {
+/// Runs the built `pokesearch` with a clean environment (plus `environment`), through
+/// `launcher` when given (a command that runs its last argument with the rest after it, e.g.
+/// a shell setting limits or `setpriv` dropping privileges).
+func pokesearch(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, launcher: [String] = []) throws -> Run {
     let process = Process()
-    process.executableURL = Fixture.binary
-    process.arguments = arguments
+    if let program = launcher.first {
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = launcher.dropFirst() + [Fixture.binary.path] + arguments
+    } else {
+        process.executableURL = Fixture.binary
+        process.arguments = arguments
+    }
     var env = ["PATH": "/usr/bin:/bin", "HOME": Fixture.temporaryDirectory("home"), "POKESEARCH_NO_HISTORY": "1",
                "POKESEARCH_SOCKET": "/nonexistent/pokesearch-test.sock"]
     for (k, v) in environment { env[k] = v }
@@ -78,6 +95,6 @@ func pokesearch(_ arguments: [String], environment: [String: String] = [:], stdi
     try input.fileHandleForWriting.close()
     process.waitUntilExit()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    return Run(status: process.terminationStatus, stdout: try String(contentsOf: outURL, encoding: .utf8),
+    return Run(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, stdout: try String(contentsOf: outURL, encoding: .utf8),
                stderr: try String(contentsOf: errURL, encoding: .utf8))
 }

@@ -10,7 +10,7 @@ import Testing
 /// (Build first: `swift build`, then `swift test --filter Sync`.)
 @Suite struct SyncTests {
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let binary = checkout.appendingPathComponent(".build/debug/pokesearch").path
+    static let binary = Fixture.binary.path
 
     struct Run {
         var status: Int32

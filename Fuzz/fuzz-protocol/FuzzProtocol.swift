@@ -1,0 +1,58 @@
+import FuzzSupport
+@testable import Server
+
+// The server's line handling without sockets: the bytes arrive in two reads (split where
+// the first byte says), the framer cuts lines, the parser reads them and the executors
+// answer from the full bundled index. Every frame must give exactly one response line.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzProtocol(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    var input = FuzzBytes(data, size)
+    let split = Int(input.byte())
+    let bytes = input.rest()
+    let cut = bytes.isEmpty ? 0 : split % (bytes.count + 1)
+    let loaded = LoadedIndex(engine: bundledEngine, loadMilliseconds: 0)
+    var framer = LineFramer()
+    for piece in [bytes[..<cut], bytes[cut...]] {
+        Array(piece).withUnsafeBytes { buffer in
+            var position = 0
+            while let frame = framer.next(buffer, position: &position) {
+                var out: [UInt8] = []
+                answer(frame, loaded: loaded, into: &out)
+                precondition(out.last == 10 && out.dropLast().allSatisfy { $0 != 10 }, "not exactly one response line")
+            }
+        }
+    }
+    return 0
+}
+
+/// What `LineServer.execute` does for each frame, minus the connection state (RELOAD and
+/// QUIT only change that, so they are answered as the server answers them).
+private func answer(_ frame: Frame, loaded: LoadedIndex, into out: inout [UInt8]) {
+    switch frame {
+    case .tooLong: Response.error(ProtocolError(.lineTooLong, "too long"), into: &out)
+    case .badUTF8: Response.error(ProtocolError(.badUTF8, "bad UTF-8"), into: &out)
+    case .line(let text):
+        do {
+            switch try RequestParser.parse(text) {
+            case .ping: PingExecutor.run(into: &out)
+            case .search(let query, let options):
+                SearchExecutor.run(query: query, options: options, engine: loaded.engine, into: &out)
+            case .complete(let prefix, let limit, let language, let kinds):
+                CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds, engine: loaded.engine, into: &out)
+            case .get(let key): GetExecutor.run(key: key, engine: loaded.engine, into: &out)
+            case .stats:
+                StatsExecutor.run(loaded: loaded, counters: ServerCounters(startedAt: 0), now: 1, databasePath: "fuzz", into: &out)
+            case .reload: ReloadExecutor.answer(.success(loaded), into: &out)
+            case .quit: QuitExecutor.run(into: &out)
+            }
+        } catch {
+            Response.error(error, into: &out)
+        }
+    }
+}
+
+@_cdecl("fuzz_protocol_main")
+public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    _ = bundledEngine // built before the first input, so that its time is not an input's
+    return runLibFuzzer(argc, argv, fuzzProtocol)
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Query
+import Testing
+
+/// The worst queries we can construct (docs/ROBUSTNESS.md has their release-build timings,
+/// from `pokesearch-stress costs`): each gives results or an error, never a crash, and the
+/// limits that are part of the interface give errors that name them.
+@Suite struct CostLimitTests {
+    static let clauses = QueryParser.maxClauses
+    static let length = QueryParser.maxLength
+
+    static func repeated(_ term: String, _ count: Int) -> String { Array(repeating: term, count: count).joined(separator: " ") }
+
+    static let worst: [String] = [
+        repeated("a", clauses),
+        repeated("charzard", clauses),
+        repeated("*", clauses),
+        repeated("*a*e*", clauses),
+        "?*?*?*?*?*?*?*?*",
+        "*e*e*e*e*e*e*e*e*",
+        repeated("ピカチュウ", clauses),
+        repeated("피카츄", clauses),
+        repeated("-pikachi", clauses),
+        repeated("hp>1", clauses),
+        "id:1..999999999",
+        "\"" + String(repeating: "ab ", count: (length - 2) / 3) + "\"",
+    ]
+
+    @Test(arguments: worst)
+    func worstQueriesAnswerOrFail(query: String) {
+        for options in [SearchOptions(), { var o = SearchOptions(); o.limit = SearchOptions.maxLimit; o.offset = SearchOptions.maxOffset; return o }()] {
+            do {
+                let response = try Fixture.engine.search(query, options: options)
+                #expect(response.results.count <= options.limit)
+            } catch {
+                #expect(error is QueryError)
+            }
+        }
+        #expect((try? Fixture.engine.complete(query, limit: 8)).map { $0.count <= 8 } ?? true)
+    }
+
+    @Test func tooManyTermsIsAnError() {
+        #expect(throws: QueryError.self) { try Fixture.engine.search(Self.repeated("a", Self.clauses + 1)) }
+    }
+
+    @Test func tooLongIsAnError() {
+        #expect(throws: QueryError.self) { try Fixture.engine.search(String(repeating: "a", count: Self.length + 1)) }
+    }
+
+    /// Found by fuzz-protocol (`SEARCH` + 3194 × "a"): typo matching a term thousands of
+    /// letters long walks the trie for seconds (over 5 s in the fuzz build). No name is that
+    /// long, so such a term can only find nothing; it must do so at once. FAILS until the
+    /// typo search bounds the term length (Sources/Index/Lookup.swift, TypoSearch).
+    @Test(.timeLimit(.minutes(1)))
+    func longTermTypoSearchIsBounded() throws {
+        for length in [64, 512, 3194, Self.length] {
+            let start = Date()
+            let response = try Fixture.engine.search(String(repeating: "a", count: length))
+            #expect(response.results.isEmpty)
+            #expect(Date().timeIntervalSince(start) < 5, "a \(length)-letter term took \(Date().timeIntervalSince(start)) s in this debug build")
+        }
+    }
+}
