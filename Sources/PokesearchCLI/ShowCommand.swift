@@ -1,6 +1,7 @@
 import Catalog
 import Corpus
 import Foundation
+import Sync
 
 /// `pokesearch show NAME|SLUG|ID|KIND:SLUG`: one entity in detail, as a Pokédex page or
 /// (with --json) one JSON object.
@@ -23,6 +24,12 @@ enum ShowCommand {
             return 0
         }
         DetailPage(output: context.output, pokedex: pokedex, language: language).render(detail)
+        // A sprite downloaded earlier by `pokesearch sprite`.
+        let sprite = Sprites.path(slug: detail.entity.slug, cacheDirectory: Paths.cache(environment: context.environment))
+        if detail.entity.kind == .pokemon && FileManager.default.fileExists(atPath: sprite) {
+            context.output.line()
+            DetailPage(output: context.output, pokedex: pokedex, language: language).field("Sprite", sprite)
+        }
         if let othersNote { context.output.line(); context.output.line(context.output.dim(othersNote)) }
         return 0
     }

@@ -216,6 +216,10 @@ import Testing
         #expect(byName.stdout == expectedPath + "\n" && sandbox.server.log.count == requests, "cached: no request")
         let forced = try sandbox.run(["sprite", "pikachu", "--force", "--api", sandbox.api])
         #expect(forced.status == 0 && sandbox.server.log.count == requests + 2)
+        // `show` names the cached sprite; a Pokémon without one shows none.
+        #expect(try sandbox.run(["show", "pikachu"]).stdout.contains("Sprite       " + expectedPath))
+        let raichu = try sandbox.run(["show", "raichu"])
+        #expect(raichu.status == 0 && !raichu.stdout.contains("Sprite"))
 
         let notPNG = try sandbox.run(["sprite", "bulbasaur", "--api", sandbox.api])
         #expect(notPNG.status == 3 && notPNG.stderr.contains("/sprites/1.png: not a PNG image"), "\(notPNG.stderr)")
