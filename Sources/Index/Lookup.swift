@@ -128,10 +128,14 @@ extension IndexSnapshot {
     /// Keys within `maxEdits` edits (insertions, deletions, substitutions, transpositions of
     /// neighbours) of `term`, or having a prefix that is: each found key range with its
     /// distance. A Latin (ASCII) term is only compared with ASCII keys.
-    public func typoMatches(_ term: [UInt32], maxEdits: Int) -> [(keys: Range<Int>, distance: Int)] {
-        guard maxEdits > 0, !term.isEmpty else { return [] }
-        var search = TypoSearch(index: self, term: term, maxEdits: maxEdits, asciiOnly: term.allSatisfy { $0 < 0x80 })
+    /// At most `steps` scalars are stepped (`steps` is left with what remains): the caller's
+    /// bound on the work of one query.
+    public func typoMatches(_ term: [UInt32], maxEdits: Int, steps: inout Int) -> [(keys: Range<Int>, distance: Int)] {
+        guard maxEdits > 0, !term.isEmpty, steps > 0 else { return [] }
+        var search = TypoSearch(index: self, term: term, maxEdits: maxEdits, asciiOnly: term.allSatisfy { $0 < 0x80 },
+                                budget: steps)
         search.run()
+        steps = search.budget
         return search.found
     }
 }
@@ -160,15 +164,18 @@ struct TypoSearch {
     let maxEdits: Int
     let asciiOnly: Bool
     var found: [(keys: Range<Int>, distance: Int)] = []
+    /// Scalars left to step.
+    var budget: Int
 
     /// Terms longer than this (bits of a word, less one) get no typo search.
     static let maxTermLength = 62
 
-    init(index: IndexSnapshot, term: [UInt32], maxEdits: Int, asciiOnly: Bool) {
+    init(index: IndexSnapshot, term: [UInt32], maxEdits: Int, asciiOnly: Bool, budget: Int) {
         self.index = index
         self.term = term
         self.maxEdits = maxEdits
         self.asciiOnly = asciiOnly
+        self.budget = budget
     }
 
     /// The arrays the walk reads, as raw pointers for the hot loop.
@@ -194,8 +201,8 @@ struct TypoSearch {
         let path: UnsafeMutablePointer<UInt32>
         let maxDepth: Int
         var found: [(keys: Range<Int>, distance: Int)] = []
-        /// Cap on scalars stepped, so that no term can make the search unbounded.
-        var budget = 200_000
+        /// Scalars left to step, so that no term can make the search unbounded.
+        var budget: Int
 
         @inline(__always) func mask(_ scalar: UInt32) -> UInt64 {
             if scalar < 128 { return asciiMasks[Int(scalar)] }
@@ -290,7 +297,8 @@ struct TypoSearch {
         let term = self.term
         let maxEdits = self.maxEdits
         let asciiOnly = self.asciiOnly
-        found = index.keys.bytes.withUnsafeBufferPointer { bytes in
+        let steps = budget
+        (found, budget) = index.keys.bytes.withUnsafeBufferPointer { bytes in
             index.keys.offsets.withUnsafeBufferPointer { offsets in
                 index.nodeDepth.withUnsafeBufferPointer { depth in
                     index.nodeKeyLow.withUnsafeBufferPointer { low in
@@ -301,9 +309,9 @@ struct TypoSearch {
                                                 childStart: childStart.baseAddress!)
                                 var walk = Walk(trie: trie, term: term, length: term.count, maxEdits: maxEdits,
                                                 asciiOnly: asciiOnly, asciiMasks: asciiMasks, states: states, path: path,
-                                                maxDepth: maxDepth)
+                                                maxDepth: maxDepth, budget: steps)
                                 walk.visit(node: 0, from: 0, scalars: 0, partial: 0, pending: 0, best: Int.max)
-                                return walk.found
+                                return (walk.found, walk.budget)
                             }
                         }
                     }

@@ -227,11 +227,16 @@ public final class SearchEngine: Sendable {
         var filters: [(ResolvedFilter, Bool)] = []
         var kinds = options.kinds
         let context = MatchContext(index: index, displayLanguage: options.language, languageRestriction: parsed.language,
-                                   completion: completion)
+                                   completion: completion, budget: WorkBudget())
+        // The same term twice is matched once.
+        var matched: [String: HitMap] = [:]
         for (clause, negated) in parsed.clauses {
             switch clause {
             case .term(let term):
-                let hits = try context.match(term, allowTypos: !negated)
+                let key = "\(term.shape)\u{0}\(term.language ?? -1)\u{0}\(negated)\u{0}\(term.text)"
+                let hits = try matched[key] ?? context.match(term, allowTypos: !negated)
+                matched[key] = hits
+                if context.budget.isSpent { throw Self.tooBroad(term) }
                 if negated { excluded.append(hits) } else { positives.append((term, hits)) }
             case .unknownFilter(let term, let name):
                 let hits = try context.match(term, allowTypos: false)
@@ -260,7 +265,10 @@ public final class SearchEngine: Sendable {
                                    context: context, favourites: options.favourites)
         if candidates.isEmpty && positives.count > 1 {
             // Nothing has every term: let each term also match within its typo budget.
-            for entry in positives { context.addTypos(entry.term, into: entry.hits) }
+            for entry in positives {
+                context.addTypos(entry.term, into: entry.hits)
+                if context.budget.isSpent { throw Self.tooBroad(entry.term) }
+            }
             candidates = intersect(positives.map(\.hits), excluded: excluded, filters: filters, kindMask: kindMask,
                                    context: context, favourites: options.favourites)
         }
@@ -315,6 +323,11 @@ public final class SearchEngine: Sendable {
                      name: index.displayName(doc, language: language), score: 1000, types: index.types(doc), explanation: [])
     }
 
+    static func tooBroad(_ term: Term) -> QueryError {
+        QueryError("query too broad: its terms match too much to rank in time; use longer words or fewer terms",
+                   position: term.position, part: term.raw)
+    }
+
     /// Documents every map holds (the smallest drives), of the kinds asked for, held by no
     /// excluded map, passing every filter.
     func intersect(_ maps: [HitMap], excluded: [HitMap], filters: [(ResolvedFilter, Bool)], kindMask: Int,
@@ -361,14 +374,12 @@ public final class SearchEngine: Sendable {
         let descending = options.descending
         switch options.sort {
         case .name:
-            let names = Dictionary(uniqueKeysWithValues: entries.map {
-                ($0.doc, Array(Folding.fold(index.displayName($0.doc, language: options.language)).utf8))
-            })
-            return entries.sorted { a, b in
-                let x = names[a.doc]!, y = names[b.doc]!
-                if x != y { return descending ? y.lexicographicallyPrecedes(x) : x.lexicographicallyPrecedes(y) }
-                return a.key < b.key
+            var keyed = entries.map { (name: Array(Folding.fold(index.displayName($0.doc, language: options.language)).utf8), entry: $0) }
+            keyed.sort { a, b in
+                if a.name != b.name { return descending ? b.name.lexicographicallyPrecedes(a.name) : a.name.lexicographicallyPrecedes(b.name) }
+                return a.entry.key < b.entry.key
             }
+            return keyed.map(\.entry)
         case .id:
             return entries.sorted { a, b in
                 let x = index.docID[a.doc], y = index.docID[b.doc]

@@ -35,12 +35,25 @@ struct AbilityMask {
 }
 
 /// Matches terms against the index and evaluates filters, for one query.
+/// What one query may spend: postings read and typo-search steps. Spent, the query is
+/// refused as too broad, so that no query runs for long (a few milliseconds at most).
+final class WorkBudget {
+    var postings: Int
+    var typoSteps: Int
+    init(postings: Int = 600_000, typoSteps: Int = 400_000) {
+        self.postings = postings
+        self.typoSteps = typoSteps
+    }
+    var isSpent: Bool { postings < 0 || typoSteps <= 0 }
+}
+
 struct MatchContext {
     let index: IndexSnapshot
     let displayLanguage: Int
     let languageRestriction: Int?
     /// Completion: the word being typed matches names only, by prefix.
     let completion: Bool
+    let budget: WorkBudget
 
     /// Wildcard patterns without three letters in a row may scan a prefix range of keys;
     /// past this many keys the pattern is refused as too broad.
@@ -122,6 +135,10 @@ struct MatchContext {
         let restricted = restriction.map(UInt32.init) ?? .max
         let translitBit: UInt32 = queryTransliterated ? 1 : 0
         let skipFields = completion
+        if let first = range.first {
+            budget.postings -= Int(index.postingStart[range.upperBound] - index.postingStart[first])
+            if budget.isSpent { return }
+        }
         index.postings.withUnsafeBufferPointer { postings in
             index.postingStart.withUnsafeBufferPointer { starts in
                 for key in range {
@@ -176,7 +193,7 @@ struct MatchContext {
     private func matchTypos(_ text: String, restriction: Int?, into hits: HitMap) {
         let scalars = text.unicodeScalars.map(\.value)
         for edits in 1...max(1, Self.editBudget(scalars.count)) where Self.editBudget(scalars.count) >= edits {
-            for (range, distance) in index.typoMatches(scalars, maxEdits: edits) {
+            for (range, distance) in index.typoMatches(scalars, maxEdits: edits, steps: &budget.typoSteps) {
                 for key in range {
                     for p in index.postingRange(key: key) {
                         let posting = Posting(raw: index.postings[p])
