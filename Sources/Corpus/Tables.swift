@@ -88,9 +88,13 @@ public enum TSV {
         for stem in CorpusTables.fileStems {
             let url = directory.appendingPathComponent("\(stem).tsv")
             guard FileManager.default.fileExists(atPath: url.path) else { throw CorpusError.missingFile(url.path) }
-            let text: String
-            do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-                throw CorpusError.unreadable(path: url.path, reason: "not UTF-8 text or not readable")
+            // Read as bytes, then validated: String(contentsOf:encoding:) leaks its read buffer
+            // when decoding fails (LeakSanitizer, Swift 6.3 on Linux).
+            guard let data = try? Data(contentsOf: url) else {
+                throw CorpusError.unreadable(path: url.path, reason: "not readable")
+            }
+            guard let text = String(validating: data, as: UTF8.self) else {
+                throw CorpusError.unreadable(path: url.path, reason: "not UTF-8 text")
             }
             tables[stem] = try decode(text, file: "\(stem).tsv")
         }
