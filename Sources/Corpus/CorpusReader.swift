@@ -52,14 +52,34 @@ extension Corpus {
         }
         typeEfficacy = efficacy
         var vocabulary: [String: [Int: String]] = [:]
+        var indexedSlugs: [String: Set<String>] = ["color": [], "habitat": []]
         _ = try reader.rows(tables, "vocab") { r in
-            vocabulary[try r.text("group"), default: [:]][try r.int("id")] = try r.text("slug")
+            let group = try r.text("group"), slug = try r.text("slug")
+            if indexedSlugs[group]?.insert(slug).inserted == false { throw r.error("repeated \(group) slug '\(slug)'") }
+            vocabulary[group, default: [:]][try r.int("id")] = slug
         }
         self.vocabulary = vocabulary
+        for (group, slugs) in indexedSlugs where slugs.count > 256 {
+            throw CorpusError.format(file: "vocab.tsv", line: 1, message: "more than 256 \(group) slugs")
+        }
+        try Self.requireDistinct(types.map(\.slug), file: "types.tsv", what: "type slug", limit: 256)
+        try Self.requireDistinct(types.map { String($0.id) }, file: "types.tsv", what: "type id")
+        try Self.requireDistinct(abilities.map { String($0.id) }, file: "abilities.tsv", what: "ability id")
         names = try reader.rows(tables, "names") { r in
             let language = try r.text("lang")
             guard Language.index(of: language) != nil else { throw r.error("unknown language '\(language)'") }
             return Name(kind: try r.text("kind"), id: try r.int("id"), slug: try r.text("slug"), language: language, text: try r.text("name"))
+        }
+    }
+
+    /// The index numbers types, colours and habitats by slug in one byte each, and looks
+    /// types and abilities up by id: a repeated one, or too many, is a corpus error (a
+    /// damaged or hand-edited corpus), not a crash in ingest.
+    static func requireDistinct(_ values: [String], file: String, what: String, limit: Int = .max) throws {
+        if values.count > limit { throw CorpusError.format(file: file, line: 1, message: "more than \(limit) of \(what)s") }
+        var seen = Set<String>()
+        for (offset, value) in values.enumerated() where !seen.insert(value).inserted {
+            throw CorpusError.format(file: file, line: offset + 2, message: "repeated \(what) '\(value)'")
         }
     }
 

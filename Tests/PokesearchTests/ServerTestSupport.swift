@@ -1,5 +1,6 @@
 import Foundation
 import Server
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -54,8 +55,18 @@ enum ServerFixture {
         process.standardOutput = out
         process.standardError = err
         try! process.run()
+        // Both pipes are drained at once: a child that fills stderr (64 KiB, e.g. a
+        // sanitizer's reports) while stdout is being read would otherwise block forever.
+        let stderrData = Mutex(Data())
+        let stderrRead = DispatchSemaphore(value: 0)
+        Thread {
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            stderrData.withLock { $0 = data }
+            stderrRead.signal()
+        }.start()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        stderrRead.wait()
+        let stderr = stderrData.withLock { $0 }
         process.waitUntilExit()
         return RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                          stderr: String(decoding: stderr, as: UTF8.self))
