@@ -50,7 +50,7 @@ let package = Package(
 if ProcessInfo.processInfo.environment["POKESEARCH_FUZZ"] != nil {
     package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer", "Corpus", "Catalog", "Index", "Query"], path: "Fuzz/FuzzSupport"))
-    for (name, dependencies) in [("fuzz-query", ["Corpus", "Query"]), ("fuzz-protocol", ["Server"]),
+    for (name, dependencies) in [("fuzz-query", ["Corpus", "Query"]), ("fuzz-protocol", ["Corpus", "Server"]),
                                  ("fuzz-corpus", ["Corpus", "Query"]), ("fuzz-mapping", ["Corpus", "Sync"])] {
         package.targets.append(.executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies.map { .target(name: $0) },
                                                  path: "Fuzz/\(name)", swiftSettings: [.unsafeFlags(["-parse-as-library"])]))

@@ -1,3 +1,4 @@
+import Corpus
 import FuzzSupport
 @testable import Server
 
@@ -10,7 +11,7 @@ public func fuzzProtocol(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let split = Int(input.byte())
     let bytes = input.rest()
     let cut = bytes.isEmpty ? 0 : split % (bytes.count + 1)
-    let loaded = LoadedIndex(engine: bundledEngine, loadMilliseconds: 0)
+    let loaded = bundledLoadedIndex
     var framer = LineFramer()
     for piece in [bytes[..<cut], bytes[cut...]] {
         Array(piece).withUnsafeBytes { buffer in
@@ -39,7 +40,7 @@ private func answer(_ frame: Frame, loaded: LoadedIndex, into out: inout [UInt8]
                 SearchExecutor.run(query: query, options: options, engine: loaded.engine, into: &out)
             case .complete(let prefix, let limit, let language, let kinds):
                 CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds, engine: loaded.engine, into: &out)
-            case .get(let key): GetExecutor.run(key: key, engine: loaded.engine, into: &out)
+            case .get(let key): GetExecutor.run(key: key, loaded: loaded, into: &out)
             case .stats:
                 StatsExecutor.run(loaded: loaded, counters: ServerCounters(startedAt: 0), now: 1, databasePath: "fuzz", into: &out)
             case .reload: ReloadExecutor.answer(.success(loaded), into: &out)
@@ -51,8 +52,14 @@ private func answer(_ frame: Frame, loaded: LoadedIndex, into out: inout [UInt8]
     }
 }
 
+/// The bundled index as the server holds it, with its details for GET, built once.
+let bundledLoadedIndex: LoadedIndex = {
+    guard let corpus = try? Corpus(tables: bundledTables) else { fatalError("the bundled corpus does not read") }
+    return LoadedIndex(engine: bundledEngine, corpus: corpus, loadMilliseconds: 0)
+}()
+
 @_cdecl("fuzz_protocol_main")
 public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    _ = bundledEngine // built before the first input, so that its time is not an input's
+    _ = bundledLoadedIndex // built before the first input, so that its time is not an input's
     return runLibFuzzer(argc, argv, fuzzProtocol)
 }
