@@ -27,6 +27,11 @@ do {
     }
     // Read the baseline first: a bad one should fail before minutes of measuring.
     let baseline = try options.baseline.map(BenchmarkReport.load(from:))
+    if let baseline, baseline.quick != options.quick {
+        // The references are timed on seeded samples whose size depends on --quick: ratios
+        // compare only between runs of the same kind.
+        fail("\(options.baseline!) comes from a \(baseline.quick ? "--quick" : "full") run; compare it with a run of the same kind", status: 2)
+    }
     var suite = Suite(options: options)
     let report = try suite.run()
     ReportPrinter.print(report)
