@@ -55,15 +55,19 @@ public struct Figure: Codable, Equatable, Sendable {
     public var unit: String
     public var references: [String: Reference]
     public var check: Check
+    /// The references whose ratios the check compares, when not all of them (a noisy
+    /// reference is shown but does not gate).
+    public var checkedReferences: [String]?
     public var goals: [Goal]
 
     public init(_ name: String, _ value: Double, unit: String, references: [String: Double] = [:],
-                check: Check = .none, goals: [Goal] = []) {
+                check: Check = .none, checking checkedReferences: [String]? = nil, goals: [Goal] = []) {
         self.name = name
         self.value = value
         self.unit = unit
         self.references = references.mapValues { Reference(value: $0, ratio: $0 == 0 ? 0 : value / $0) }
         self.check = check
+        self.checkedReferences = checkedReferences
         self.goals = goals
     }
 
@@ -153,7 +157,8 @@ public enum BaselineComparison {
                 if figure.references.isEmpty {
                     pairs.append((figure.name, old.value, figure.value, figure.unit))
                 } else {
-                    for (reference, ratio) in figure.references.sorted(by: { $0.key < $1.key }) {
+                    for (reference, ratio) in figure.references.sorted(by: { $0.key < $1.key })
+                    where figure.checkedReferences?.contains(reference) ?? true {
                         guard let oldRatio = old.references[reference]?.ratio else { continue }
                         pairs.append(("\(figure.name) vs \(reference)", oldRatio, ratio.ratio, "ratio to \(reference)"))
                     }
