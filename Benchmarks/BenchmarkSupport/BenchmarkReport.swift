@@ -6,9 +6,9 @@ import Foundation
 public struct Figure: Codable, Equatable, Sendable {
     /// How a baseline comparison treats the figure.
     public enum Check: String, Codable, Sendable {
-        /// Each ratio (or, with no reference, the value) must not grow beyond the tolerance.
+        /// The ratios (or, with no reference, the value) must not all grow beyond the tolerance.
         case lowerIsBetter
-        /// Each ratio (or the value) must not shrink beyond the tolerance.
+        /// The ratios (or the value) must not all shrink beyond the tolerance.
         case higherIsBetter
         /// A percentage that must not drop by more than `Figure.recallPoints`.
         case recall
@@ -55,15 +55,19 @@ public struct Figure: Codable, Equatable, Sendable {
     public var unit: String
     public var references: [String: Reference]
     public var check: Check
+    /// The references whose ratios the check compares, when not all of them (a noisy
+    /// reference is shown but does not gate).
+    public var checkedReferences: [String]?
     public var goals: [Goal]
 
     public init(_ name: String, _ value: Double, unit: String, references: [String: Double] = [:],
-                check: Check = .none, goals: [Goal] = []) {
+                check: Check = .none, checking checkedReferences: [String]? = nil, goals: [Goal] = []) {
         self.name = name
         self.value = value
         self.unit = unit
         self.references = references.mapValues { Reference(value: $0, ratio: $0 == 0 ? 0 : value / $0) }
         self.check = check
+        self.checkedReferences = checkedReferences
         self.goals = goals
     }
 
@@ -153,14 +157,20 @@ public enum BaselineComparison {
                 if figure.references.isEmpty {
                     pairs.append((figure.name, old.value, figure.value, figure.unit))
                 } else {
-                    for (reference, ratio) in figure.references.sorted(by: { $0.key < $1.key }) {
+                    for (reference, ratio) in figure.references.sorted(by: { $0.key < $1.key })
+                    where figure.checkedReferences?.contains(reference) ?? true {
                         guard let oldRatio = old.references[reference]?.ratio else { continue }
                         pairs.append(("\(figure.name) vs \(reference)", oldRatio, ratio.ratio, "ratio to \(reference)"))
                     }
                 }
-                for pair in pairs where pair.old > 0 {
-                    let worse = lowerIsBetter ? pair.new / pair.old : pair.old / max(pair.new, .leastNonzeroMagnitude)
-                    guard worse > tolerance else { continue }
+                // With several references, the figure regresses only when it got worse
+                // against every one of them: a reference that itself ran slow or fast in one
+                // run (they drift too) moves one ratio, a slower engine moves them all.
+                let judged = pairs.filter { $0.old > 0 }.map { pair in
+                    (pair, lowerIsBetter ? pair.new / pair.old : pair.old / max(pair.new, .leastNonzeroMagnitude))
+                }
+                guard !judged.isEmpty, judged.allSatisfy({ $0.1 > tolerance }) else { continue }
+                for (pair, worse) in judged {
                     found.append(Regression(figure: pair.label, baseline: pair.old, current: pair.new,
                                             description: "\(pair.label): \(pair.what) \(format(pair.old)) → \(format(pair.new)) (\(format(worse))x worse, tolerance \(format(tolerance))x)"))
                 }

@@ -27,6 +27,7 @@ struct Samples {
     var median: Double { percentile(50) }
     var p99: Double { percentile(99) }
     var p999: Double { percentile(99.9) }
+    var mean: Double { sorted.isEmpty ? .nan : sorted.reduce(0, +) / Double(sorted.count) }
 
     /// Nearest-rank percentile.
     func percentile(_ p: Double) -> Double {

@@ -2,7 +2,8 @@ import BenchmarkSupport
 import Foundation
 
 // pokesearch-bench: see BENCHMARKS.md. Exit status: 0 done (and no regression), 1 a
-// regression against --baseline, 2 a usage error, 3 a failure to measure.
+// regression against --baseline, 2 a usage error (or an unreadable baseline or query
+// file), 3 a failure to measure.
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("pokesearch-bench: \(message)\n".utf8))
@@ -27,6 +28,11 @@ do {
     }
     // Read the baseline first: a bad one should fail before minutes of measuring.
     let baseline = try options.baseline.map(BenchmarkReport.load(from:))
+    if let baseline, baseline.quick != options.quick {
+        // The references are timed on seeded samples whose size depends on --quick: ratios
+        // compare only between runs of the same kind.
+        fail("\(options.baseline!) comes from a \(baseline.quick ? "--quick" : "full") run; compare it with a run of the same kind", status: 2)
+    }
     var suite = Suite(options: options)
     let report = try suite.run()
     ReportPrinter.print(report)
@@ -43,6 +49,12 @@ do {
             for regression in regressions { print("  REGRESSED \(regression.description)") }
             exit(1)
         }
+    }
+} catch let error as BenchmarkError {
+    // A bad baseline or query file is the caller's to fix, like a bad option.
+    switch error {
+    case .badReport, .badQueryFile, .usage: fail("\(error)", status: 2)
+    case .failed: fail("\(error)", status: 3)
     }
 } catch {
     fail("\(error)", status: 3)
