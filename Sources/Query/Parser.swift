@@ -307,9 +307,9 @@ public enum QueryParser {
                 }
             }
             flushLiteral()
-            guard pieces.contains(where: { if case .literal = $0 { return true } else { return false } }) else {
-                throw QueryError("wildcard pattern '\(text)' has no letters to search for", position: position, part: text)
-            }
+            // A term of wildcards alone says nothing ("Unown ?" is a name): like punctuation,
+            // it is dropped.
+            guard pieces.contains(where: { if case .literal = $0 { return true } else { return false } }) else { return nil }
             return Term(text: Folding.fold(text), raw: raw, shape: .wildcard(pieces), language: nil, position: position)
         }
         let folded = Folding.fold(text)

@@ -53,8 +53,6 @@ struct ParserTests {
         ("is:shiny", "unknown flag"),
         ("lang:xx", "unknown language"),
         ("@xx:pika", "unknown language"),
-        ("*", "no letters"),
-        ("**??", "no letters"),
         ("pika\u{07}chu", "control character"),
         ("\u{0}", "control character"),
         (String(repeating: "a ", count: 10_000), "longer than"),
@@ -87,6 +85,12 @@ struct ParserTests {
         } catch {
             Issue.record("unexpected error \(error)")
         }
+    }
+
+    @Test func wildcardsAloneAreNotTerms() throws {
+        #expect(try clauses("unown ?").count == 1)
+        #expect(try Fixture.engine.search("unown ?").results.first?.slug == "unown")
+        #expect { try Fixture.engine.search("*") } throws: { ($0 as? QueryError)?.message.contains("nothing to search for") == true }
     }
 
     @Test func errorsNameTheirPosition() throws {
