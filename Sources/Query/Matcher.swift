@@ -40,7 +40,7 @@ struct AbilityMask {
 final class WorkBudget {
     var postings: Int
     var typoSteps: Int
-    init(postings: Int = 600_000, typoSteps: Int = 400_000) {
+    init(postings: Int = 600_000, typoSteps: Int = 150_000) {
         self.postings = postings
         self.typoSteps = typoSteps
     }
