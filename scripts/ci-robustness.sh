@@ -27,7 +27,7 @@ swift build --build-tests --sanitize=thread --build-path .build/tsan
 # (servers, ingests) are seen too, not only the test runner's.
 reports=.build/tsan/reports
 rm -rf "$reports" && mkdir -p "$reports"
-TSAN_OPTIONS="log_path=$PWD/$reports/tsan suppressions=$PWD/scripts/tsan-suppressions.txt" \
+SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="log_path=$PWD/$reports/tsan suppressions=$PWD/scripts/tsan-suppressions.txt" \
     swift test --skip-build --sanitize=thread --build-path .build/tsan --filter 'Server'
 if ls "$reports"/tsan.* >/dev/null 2>&1; then
     cat "$reports"/tsan.* >&2
