@@ -19,7 +19,7 @@ let package = Package(
         // no ICU type in its public header and includes ICU only in its .c file.
         .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "Corpus"),

@@ -101,25 +101,25 @@ final class CurlConnection: @unchecked Sendable {
     private let settings: HTTPSettings
     private var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
 
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    private static let globalInit: Void = { pokesearch_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     init(settings: HTTPSettings) {
         _ = Self.globalInit
-        handle = curl_easy_init()
+        handle = pokesearch_curl_easy_init()
         self.settings = settings
     }
 
-    deinit { curl_easy_cleanup(handle) }
+    deinit { pokesearch_curl_easy_cleanup(handle) }
 
     /// One GET, with the libcurl error message on a transport failure.
     func get(_ url: String, validators: Validators?) -> Result<HTTPResponse, CurlFailure> {
-        curl_easy_reset(handle)
+        pokesearch_curl_easy_reset(handle)
         let buffer = TransferBuffer()
         let context = Unmanaged.passUnretained(buffer).toOpaque()
         var headers: UnsafeMutablePointer<curl_slist>? = nil
-        if let etag = validators?.etag { headers = curl_slist_append(headers, "If-None-Match: \(etag)") }
-        if let date = validators?.lastModified { headers = curl_slist_append(headers, "If-Modified-Since: \(date)") }
-        defer { curl_slist_free_all(headers) }
+        if let etag = validators?.etag { headers = pokesearch_curl_slist_append(headers, "If-None-Match: \(etag)") }
+        if let date = validators?.lastModified { headers = pokesearch_curl_slist_append(headers, "If-Modified-Since: \(date)") }
+        defer { pokesearch_curl_slist_free_all(headers) }
         pokesearch_curl_setopt_string(handle, CURLOPT_URL, url)
         pokesearch_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         pokesearch_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
@@ -155,11 +155,11 @@ final class CurlConnection: @unchecked Sendable {
         let failure: CurlFailure? = errorBuffer.withUnsafeMutableBufferPointer { pointer in
             pointer[0] = 0
             pokesearch_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, pointer.baseAddress)
-            let code = curl_easy_perform(handle)
+            let code = pokesearch_curl_easy_perform(handle)
             pokesearch_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, nil)
             guard code != CURLE_OK else { return nil }
             let detail = String(cString: pointer.baseAddress!)
-            return CurlFailure(code: code.rawValue, message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
+            return CurlFailure(code: code.rawValue, message: detail.isEmpty ? String(cString: pokesearch_curl_easy_strerror(code)) : detail)
         }
         if let failure { return .failure(failure) }
         var status = 0
