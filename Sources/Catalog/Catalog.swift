@@ -80,8 +80,13 @@ public final class Catalog {
 
     /// Builds the index from the database's tables (the server's RELOAD).
     public static func buildIndex(_ store: Store) throws -> IndexSnapshot {
+        try buildIndex(store, corpus: try store.readCorpus())
+    }
+
+    /// Builds the index from the database's tables with its corpus already read (the server
+    /// keeps that corpus for GET, so RELOAD reads it once).
+    public static func buildIndex(_ store: Store, corpus: Corpus) throws -> IndexSnapshot {
         do {
-            let corpus = try Corpus(tables: try store.readCorpusTables())
             return IndexBuilder.build(IndexInput(entities: try store.readEntities(), names: try store.readFoldedNames(),
                                                  fields: try store.readFieldTexts(), corpus: corpus))
         } catch {

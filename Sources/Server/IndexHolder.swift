@@ -31,8 +31,9 @@ public final class LoadedIndex: Sendable {
     static func rebuild(databasePath: String) throws -> LoadedIndex {
         let start = monotonicSeconds()
         let store = try Store(path: databasePath, readOnly: true)
-        let index = try Catalog.buildIndex(store)
-        return LoadedIndex(engine: SearchEngine(index: index), corpus: try store.readCorpus(),
+        let corpus = try store.readCorpus()
+        let index = try Catalog.buildIndex(store, corpus: corpus)
+        return LoadedIndex(engine: SearchEngine(index: index), corpus: corpus,
                            loadMilliseconds: (monotonicSeconds() - start) * 1000)
     }
 

@@ -207,12 +207,6 @@ public final class Statement {
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
-    /// Calls `body` with the blob's bytes without copying them.
-    public func withBlob<R>(_ column: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
-        let pointer = sqlite3_column_blob(handle, Int32(column))
-        return try body(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
-    }
 }
 
 extension SQLValue {
