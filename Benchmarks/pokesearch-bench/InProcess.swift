@@ -11,6 +11,9 @@ struct LatencyRun {
     /// Queries the operation threw on (a malformed generated query would show here).
     var failures: [String]
 
+    /// No measurements (a reference left out of the run).
+    static let empty = LatencyRun(queries: [], rounds: 0, seed: 0) { _ in }
+
     init(queries: [BenchmarkQuery], rounds: Int, seed: UInt64, _ operation: (String) throws -> Void) {
         var failed = Set<String>()
         for query in queries where (try? operation(query.text)) == nil { failed.insert(query.text) }

@@ -4,6 +4,8 @@ import Foundation
 /// The command line of pokesearch-bench.
 struct Options {
     var quick = false
+    /// Only the in-process engine: index build, query latency and recall (for iterating on the engine).
+    var engineOnly = false
     var out: String?
     var baseline: String?
     var tolerance = BaselineComparison.defaultTolerance
@@ -22,6 +24,8 @@ struct Options {
         usage: pokesearch-bench [--quick] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
                                 [--queries FILE] [--regenerate-queries]
           --quick               fewer iterations, no scale runs: at most a minute (what CI runs)
+          --engine              only the in-process figures: index build, latency, recall (no references,
+                                socket or CLI; for iterating on the engine, not for --baseline)
           --out FILE            write the results as JSON
           --baseline FILE       compare ratios with a results file; exit 1 naming each regression
           --tolerance X         how much worse a ratio may get before it is a regression (default 1.5)
@@ -46,6 +50,7 @@ struct Options {
         while let word = rest.popFirst() {
             switch word {
             case "--quick": options.quick = true
+            case "--engine": options.engineOnly = true
             case "--out": options.out = try value(word)
             case "--baseline": options.baseline = try value(word)
             case "--tolerance":
@@ -62,6 +67,9 @@ struct Options {
             case "--help", "-h": options.help = true
             default: throw BenchmarkError.usage("unknown option '\(word)'; see --help")
             }
+        }
+        if options.engineOnly && options.baseline != nil {
+            throw BenchmarkError.usage("--engine leaves out the figures a baseline compares; run without it to compare")
         }
         if options.quick && !options.scales.isEmpty {
             throw BenchmarkError.usage("--quick skips the scale runs; leave out --scale or --quick")

@@ -93,6 +93,15 @@ struct Suite {
         for failure in Set(search.failures + complete.failures).sorted() { progress("warning: the engine rejects the query '\(failure)'") }
         let recall = Recall(queries: queries, engine: engine)
         progress("in-process latency measured")
+        if options.engineOnly {
+            figures.append(Figure("index.build", Samples(builds).median / 1e6, unit: "ms", check: .lowerIsBetter, goals: [.init(atMost: 150)]))
+            figures.append(Figure("index.bytes", Double(engine.index.byteSize), unit: "bytes", check: .lowerIsBetter, goals: [.init(atMost: 16e6)]))
+            figures.append(Figure("process.rss", processResident, unit: "bytes"))
+            latencyFigures("search", search, naive: LatencyRun.empty, fullText: LatencyRun.empty, medianGoal: 5, p99Goal: 50)
+            latencyFigures("complete", complete, naive: LatencyRun.empty, fullText: LatencyRun.empty, medianGoal: 2, p99Goal: nil)
+            figures.append(Figure("recall.mixed.top20", recall.mixedTop20, unit: "%", check: .recall))
+            return BenchmarkReport(quick: options.quick, machine: machineDescription(), date: ISO8601DateFormatter().string(from: Date()), figures: figures)
+        }
 
         // References on a seeded sample of each workload.
         let corpus = try Corpus(directory: corpusDirectory)
