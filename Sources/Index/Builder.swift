@@ -118,15 +118,21 @@ public enum IndexBuilder {
         for ability in corpus.abilities { abilitySlugByID[Int32(ability.id)] = ability.slug }
 
         let slugs = StringPool(input.entities.map(\.slug))
+        let nameTexts = StringPool(nameStrings)
         return IndexSnapshot(
             docCount: docCount, docKind: docKind, docID: docID, docFlags: docFlags,
             slugs: slugs, nameStart: nameStart, nameLanguage: nameLanguage,
-            nameTexts: StringPool(nameStrings), docTypes: docTypes, abilityStart: abilityStart, abilityRefs: abilityRefs,
+            nameTexts: nameTexts, docTypes: docTypes, abilityStart: abilityStart, abilityRefs: abilityRefs,
             docColor: docColor, docHabitat: docHabitat, numbers: numbers, typeSlugs: typeSlugs, colorSlugs: colorSlugs,
             habitatSlugs: habitatSlugs, abilitySlugByID: abilitySlugByID, keys: keyIndex.keys,
             postingStart: keyIndex.postingStart, postings: keyIndex.postings, nodeChildStart: keyIndex.nodeChildStart,
             nodeDepth: keyIndex.nodeDepth, nodeKeyLow: keyIndex.nodeKeyLow, nodeKeyHigh: keyIndex.nodeKeyHigh,
             gramCodes: keyIndex.gramCodes, gramStart: keyIndex.gramStart, gramKeys: keyIndex.gramKeys,
+            tops: PrefixTops.build(keys: keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings,
+                                   childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,
+                                   high: keyIndex.nodeKeyHigh, docCount: docCount),
+            cards: DocCards.build(docKind: docKind, docID: docID, docTypes: docTypes, slugs: slugs, nameStart: nameStart,
+                                  nameLanguage: nameLanguage, nameTexts: nameTexts),
             slugOrder: IndexSnapshot.slugOrder(docKind: docKind, slugs: slugs),
             buildMilliseconds: (monotonicSeconds() - start) * 1000)
     }

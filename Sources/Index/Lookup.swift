@@ -31,6 +31,43 @@ extension IndexSnapshot {
         }
     }
 
+    /// The trie node whose key range is the keys starting with `prefix` (the node the prefix
+    /// ends at, or ends inside the edge of), or nil when no key starts with it. A walk down
+    /// the trie: a few comparisons a byte.
+    public func prefixNode(_ prefix: [UInt8]) -> Int? {
+        guard !prefix.isEmpty, !nodeDepth.isEmpty else { return nil }
+        return keys.bytes.withUnsafeBufferPointer { bytes -> Int? in
+            prefix.withUnsafeBufferPointer { p -> Int? in
+                var node = 0
+                var matched = 0
+                while matched < p.count {
+                    // Children are in byte order; each starts with a different byte.
+                    var lowChild = Int(nodeChildStart[node]), highChild = Int(nodeChildStart[node + 1])
+                    let target = p[matched]
+                    var found = -1
+                    while lowChild < highChild {
+                        let mid = (lowChild + highChild) >> 1
+                        let keyStart = Int(keys.offsets[Int(nodeKeyLow[mid])])
+                        let byte = bytes[keyStart + matched]
+                        if byte == target { found = mid; break }
+                        if byte < target { lowChild = mid + 1 } else { highChild = mid }
+                    }
+                    guard found >= 0 else { return nil }
+                    let keyStart = Int(keys.offsets[Int(nodeKeyLow[found])])
+                    let end = min(Int(nodeDepth[found]), p.count)
+                    var i = matched + 1
+                    while i < end {
+                        if bytes[keyStart + i] != p[i] { return nil }
+                        i += 1
+                    }
+                    matched = end
+                    node = found
+                }
+                return node
+            }
+        }
+    }
+
     /// The key equal to `bytes`, if any.
     public func keyIndex(_ bytes: [UInt8]) -> Int? {
         let range = keyRange(prefix: bytes)

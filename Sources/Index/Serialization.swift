@@ -21,7 +21,10 @@ extension IndexSnapshot {
         w.array(abilities.map(\.key)); w.strings(abilities.map(\.value))
         w.pool(keys); w.array(postingStart); w.array(postings)
         w.array(nodeChildStart); w.array(nodeDepth); w.array(nodeKeyLow); w.array(nodeKeyHigh)
-        w.array(gramCodes); w.array(gramStart); w.array(gramKeys); w.array(slugOrder)
+        w.array(gramCodes); w.array(gramStart); w.array(gramKeys)
+        w.array(tops.start); w.array(tops.entries); w.array(tops.distinctDocs)
+        w.array(tops.docKeyStart); w.array(tops.docKeys); w.pool(cards.pool)
+        w.array(slugOrder)
         w.scalar(buildMilliseconds.bitPattern)
         return w.bytes
     }
@@ -54,6 +57,8 @@ extension IndexSnapshot {
               let nodeChildStart: [UInt32] = r.array(), let nodeDepth: [UInt16] = r.array(),
               let nodeKeyLow: [UInt32] = r.array(), let nodeKeyHigh: [UInt32] = r.array(),
               let gramCodes: [UInt64] = r.array(), let gramStart: [UInt32] = r.array(), let gramKeys: [UInt32] = r.array(),
+              let topStart: [UInt32] = r.array(), let topEntries: [UInt32] = r.array(),
+              let topDistinct: [UInt32] = r.array(), let docKeyStart: [UInt32] = r.array(), let docKeys: [UInt32] = r.array(), let cards = r.pool(),
               let slugOrder: [UInt32] = r.array(), let buildBits = r.scalar(UInt64.self), r.isAtEnd
         else { return nil }
         // Cheap structural checks: every offset array must fit what it indexes.
@@ -74,7 +79,11 @@ extension IndexSnapshot {
             abilitySlugByID: Dictionary(uniqueKeysWithValues: zip(abilityIDs, abilitySlugs)),
             keys: keys, postingStart: postingStart, postings: postings, nodeChildStart: nodeChildStart,
             nodeDepth: nodeDepth, nodeKeyLow: nodeKeyLow, nodeKeyHigh: nodeKeyHigh, gramCodes: gramCodes,
-            gramStart: gramStart, gramKeys: gramKeys, slugOrder: slugOrder,
+            gramStart: gramStart, gramKeys: gramKeys,
+            tops: PrefixTops(start: topStart, entries: topEntries, distinctDocs: topDistinct,
+                             docKeyStart: docKeyStart, docKeys: docKeys),
+            cards: DocCards(pool: cards),
+            slugOrder: slugOrder,
             buildMilliseconds: Double(bitPattern: buildBits))
         return snapshot.isConsistent ? snapshot : nil
     }
@@ -96,7 +105,9 @@ extension IndexSnapshot {
               gramKeys.allSatisfy({ $0 < keyCount }), slugOrder.allSatisfy({ Int($0) < docCount }),
               nodeChildStart.allSatisfy({ $0 <= nodeCount }),
               zip(nodeChildStart, nodeChildStart.dropFirst()).allSatisfy({ $0 <= $1 }),
-              nodeDepth.first == 0
+              nodeDepth.first == 0,
+              tops.isConsistent(nodeCount: nodeDepth.count, keyCount: keys.count, docCount: docCount),
+              cards.isConsistent(docCount: docCount, typeCount: typeSlugs.count)
         else { return false }
         for node in 0..<nodeDepth.count {
             let low = nodeKeyLow[node], high = nodeKeyHigh[node]

@@ -62,7 +62,7 @@ public enum NumericColumn: Int, CaseIterable, Sendable, Equatable {
 /// keys (children contiguous, each node knowing its key range) serves typo search, and
 /// trigram postings over whole names serve substrings and wildcards.
 public final class IndexSnapshot: Sendable {
-    public static let formatVersion = 3
+    public static let formatVersion = 4
 
     // Documents
     public let docCount: Int
@@ -102,6 +102,11 @@ public final class IndexSnapshot: Sendable {
     public let gramStart: [UInt32]
     public let gramKeys: [UInt32]
 
+    /// Best-first document lists of the trie's large nodes, for one-word queries.
+    public let tops: PrefixTops
+    /// Each document's result facts together, for reading results quickly.
+    public let cards: DocCards
+
     public let buildMilliseconds: Double
     /// Documents ordered by kind then slug bytes, for `doc(kind:slug:)`.
     public let slugOrder: [UInt32]
@@ -112,7 +117,8 @@ public final class IndexSnapshot: Sendable {
          typeSlugs: [String], colorSlugs: [String], habitatSlugs: [String], abilitySlugByID: [Int32: String],
          keys: StringPool, postingStart: [UInt32], postings: [UInt32],
          nodeChildStart: [UInt32], nodeDepth: [UInt16], nodeKeyLow: [UInt32], nodeKeyHigh: [UInt32],
-         gramCodes: [UInt64], gramStart: [UInt32], gramKeys: [UInt32], slugOrder: [UInt32], buildMilliseconds: Double) {
+         gramCodes: [UInt64], gramStart: [UInt32], gramKeys: [UInt32], tops: PrefixTops, cards: DocCards, slugOrder: [UInt32],
+         buildMilliseconds: Double) {
         self.docCount = docCount
         self.docKind = docKind
         self.docID = docID
@@ -141,6 +147,8 @@ public final class IndexSnapshot: Sendable {
         self.gramCodes = gramCodes
         self.gramStart = gramStart
         self.gramKeys = gramKeys
+        self.tops = tops
+        self.cards = cards
         self.buildMilliseconds = buildMilliseconds
         self.slugOrder = slugOrder
     }
@@ -175,9 +183,7 @@ public final class IndexSnapshot: Sendable {
         (Int(nameStart[doc])..<Int(nameStart[doc + 1])).map { (Language.codes[Int(nameLanguage[$0])], nameTexts.string($0)) }
     }
 
-    public func types(_ doc: Int) -> [String] {
-        [docTypes[doc * 2], docTypes[doc * 2 + 1]].filter { $0 != 255 }.map { typeSlugs[Int($0)] }
-    }
+    public func types(_ doc: Int) -> [String] { typeSlugs(of: (docTypes[doc * 2], docTypes[doc * 2 + 1])) }
 
     public func number(_ column: NumericColumn, _ doc: Int) -> Int32 { numbers[column.rawValue][doc] }
 
@@ -223,7 +229,7 @@ public final class IndexSnapshot: Sendable {
         total += docColor.count + docHabitat.count + numbers.reduce(0) { $0 + $1.count * 4 }
         total += keys.byteSize + postingStart.count * 4 + postings.count * 4
         total += nodeChildStart.count * 4 + nodeDepth.count * 2 + nodeKeyLow.count * 4 + nodeKeyHigh.count * 4
-        total += gramCodes.count * 8 + gramStart.count * 4 + gramKeys.count * 4
+        total += gramCodes.count * 8 + gramStart.count * 4 + gramKeys.count * 4 + tops.byteSize + cards.pool.byteSize
         return total
     }
 }

@@ -1,7 +1,6 @@
 import Corpus
 import Folding
 import Index
-import Synchronization
 
 /// Fields results can be sorted by besides relevance.
 public enum SortField: String, CaseIterable, Sendable {
@@ -116,25 +115,6 @@ public final class SearchEngine: Sendable {
         allDocs = Array(0..<Int32(index.docCount))
     }
 
-    /// Ranked documents for one-word queries (the prefix being typed, "p", "pik", "pikachu"),
-    /// by display language: each is ranked once, on first use, and kept, like the
-    /// best-first lists a trie's nodes would carry, so a prefix typed again costs only its
-    /// window. Bounded by entries kept; derived from the immutable snapshot, so never stale.
-    private let wordQueries = Mutex(WordQueryLists())
-    static let wordQueryEntryLimit = 262_144
-
-    struct WordQueryLists: ~Copyable {
-        var lists: [ShortQuery: [(key: UInt64, doc: Int)]] = [:]
-        var entries = 0
-    }
-
-    struct ShortQuery: Hashable, Sendable {
-        var text: String
-        var language: Int
-        var restriction: Int?
-        var completion: Bool
-    }
-
     public func search(_ query: String, options: SearchOptions = SearchOptions()) throws -> SearchResponse {
         let parsed = try QueryParser.parse(query)
         return try search(parsed, options: options, completion: false)
@@ -161,41 +141,30 @@ public final class SearchEngine: Sendable {
         }
         parsed.clauses = marked
         if parsed.isEmpty { return [] }
-        return try search(parsed, options: options, completion: true).results.map {
-            Suggestion(text: $0.name, kind: $0.kind, id: $0.id, slug: $0.slug)
-        }
+        let ranked = try evaluate(parsed, options: options, completion: true)
+        return ranked.window.map { suggestion(doc: $0.doc, language: language) }
     }
 
     // MARK: - Evaluation
 
+    /// A query's window of ranked documents, how many matched in all, and each positive
+    /// term's hits (for explanations).
+    struct RankedWindow {
+        var window: ArraySlice<(key: UInt64, doc: Int)>
+        var total: Int
+        var positives: [(term: Term, hits: HitMap)] = []
+    }
+
     func search(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) throws -> SearchResponse {
+        let ranked = try evaluate(parsed, options: options, completion: completion)
+        return SearchResponse(results: results(ranked.window, positives: ranked.positives, options: options), total: ranked.total)
+    }
+
+    func evaluate(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) throws -> RankedWindow {
         guard !parsed.isEmpty else {
             throw QueryError("nothing to search for: give a name, a word or a filter", position: 0, part: "")
         }
-        if let short = shortQuery(parsed, options: options, completion: completion) {
-            let ranked: [(key: UInt64, doc: Int)]
-            if let cached = wordQueries.withLock({ $0.lists[short] }) {
-                ranked = cached
-            } else {
-                var all = options
-                all.kinds = []
-                ranked = try rank(parsed, options: all, completion: completion).ranked.sorted { $0.key < $1.key }
-                wordQueries.withLock { cache in
-                    if cache.entries + ranked.count > Self.wordQueryEntryLimit {
-                        cache.lists.removeAll()
-                        cache.entries = 0
-                    }
-                    cache.lists[short] = ranked
-                    cache.entries += ranked.count
-                }
-            }
-            let kindMask = options.kinds.reduce(0) { $0 | (1 << $1.rank) }
-            let matching = kindMask == 0 ? ranked : ranked.filter { kindMask & (1 << Int(index.docKind[$0.doc])) != 0 }
-            let limit = max(0, min(options.limit, SearchOptions.maxLimit))
-            let offset = max(0, min(options.offset, SearchOptions.maxOffset))
-            return SearchResponse(results: results(matching.dropFirst(offset).prefix(limit), positives: [], options: options),
-                                  total: matching.count)
-        }
+        if let answer = answerFromTops(parsed, options: options, completion: completion) { return answer }
         let (ranked, positives) = try rank(parsed, options: options, completion: completion)
         let total = ranked.count
         let limit = max(0, min(options.limit, SearchOptions.maxLimit))
@@ -206,17 +175,80 @@ public final class SearchEngine: Sendable {
         } else {
             window = sortByField(ranked, options).dropFirst(offset).prefix(limit)
         }
-        return SearchResponse(results: results(window, positives: positives, options: options), total: total)
+        return RankedWindow(window: window, total: total, positives: positives)
     }
 
-    /// A one-word query ranked by relevance, without filters or explanations: the kind whose
-    /// ranked list is kept.
-    func shortQuery(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) -> ShortQuery? {
-        guard options.sort == .relevance, !options.explain, parsed.clauses.count == 1,
-              case .term(let term) = parsed.clauses[0].clause, !parsed.clauses[0].negated,
-              term.shape == .word, term.language == nil else { return nil }
-        return ShortQuery(text: term.text, language: options.language, restriction: parsed.language, completion: completion)
+    /// A one-word query (the word being typed) answered from the best-first lists the trie's
+    /// large nodes carry: the window without reading the key range; for a search, the total
+    /// from the node's document count plus the substring matches outside the range. Nil
+    /// when the lists cannot answer exactly (another display language, kinds, sorting,
+    /// explanations, a page past the lists, a small range: ranked in full instead, cheaply).
+    /// A completion's total is not counted (completions show only their window).
+    func answerFromTops(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) -> RankedWindow? {
+        guard options.sort == .relevance, !options.explain, options.kinds.isEmpty, parsed.language == nil,
+              UInt32(options.language) == PrefixTops.language, parsed.clauses.count == 1, !parsed.clauses[0].negated,
+              case .term(let term) = parsed.clauses[0].clause, term.shape == .word, term.language == nil else { return nil }
+        let limit = max(0, min(options.limit, SearchOptions.maxLimit))
+        let offset = max(0, min(options.offset, SearchOptions.maxOffset))
+        let wanted = offset + limit
+        let bytes = Array(term.text.utf8)
+        let tops = index.tops
+        guard wanted <= PrefixTops.capacity, let node = index.prefixNode(bytes) else { return nil }
+        let listRange = Int(tops.start[node])..<Int(tops.start[node + 1])
+        // A list shorter than its capacity holds every name match of the range: all a
+        // completion shows; a search would go on to substrings and fields.
+        guard !listRange.isEmpty, listRange.count >= wanted || (completion && listRange.count < PrefixTops.capacity) else { return nil }
+        let keyRange = Int(index.nodeKeyLow[node])..<Int(index.nodeKeyHigh[node])
+        var entries = Array(tops.entries[listRange])
+        if index.keys.length(keyRange.lowerBound) == bytes.count {
+            // The key equal to the word: its whole names are exact matches.
+            for p in index.postingRange(key: keyRange.lowerBound) {
+                let raw = index.postings[p]
+                let role = (raw >> 1) & 7
+                guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
+                let language = (raw >> 4) & 15
+                let miss: UInt32 = language == Posting.noLanguage || language == PrefixTops.language ? 0 : 1
+                entries.append(miss << 24 | raw >> 8)
+            }
+            entries.sort()
+        }
+        var window: [(key: UInt64, doc: Int)] = []
+        window.reserveCapacity(wanted)
+        for entry in entries where window.count < wanted {
+            let doc = Int(entry & 0xFF_FFFF)
+            if window.contains(where: { $0.doc == doc }) { continue } // a document's best entry comes first
+            window.append((UInt64(entry >> 24) << 40 | UInt64(doc), doc))
+        }
+        var total = 0
+        if !completion {
+            total = Int(tops.distinctDocs[node])
+            let scalars = term.text.unicodeScalars.map(\.value)
+            if scalars.count >= Self.substringMinimum(scalars) {
+                // Names containing the word further in, counted once, unless already in the range.
+                var outside: [Int32] = []
+                index.forEachKeyContaining(scalars, bytes: bytes) { key, position in
+                    guard position > 0 else { return }
+                    for p in index.postingRange(key: key) {
+                        let raw = index.postings[p]
+                        let role = (raw >> 1) & 7
+                        let doc = Int(raw >> 8)
+                        guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue,
+                              !tops.hasKey(doc, in: keyRange) else { continue }
+                        outside.append(Int32(doc))
+                    }
+                }
+                if !outside.isEmpty {
+                    outside.sort()
+                    total += 1 + zip(outside, outside.dropFirst()).reduce(0) { $0 + ($1.0 != $1.1 ? 1 : 0) }
+                }
+            }
+        }
+        return RankedWindow(window: window.dropFirst(offset), total: total)
     }
+
+    /// Substrings are matched from three scalars (two for scripts other than Latin, whose
+    /// names are shorter).
+    static func substringMinimum(_ scalars: [UInt32]) -> Int { scalars.allSatisfy { $0 < 0x80 } ? 3 : 2 }
 
     /// Every matching document with its ranking key (smallest first once sorted), and the
     /// terms' hits (for explanations).
@@ -319,8 +351,21 @@ public final class SearchEngine: Sendable {
 
     /// One document as a result, as a search would list it (`fav`, `random`).
     public func result(doc: Int, language: Int) -> SearchResult {
-        SearchResult(doc: doc, kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc),
-                     name: index.displayName(doc, language: language), score: 1000, types: index.types(doc), explanation: [])
+        if language == 0 {
+            let card = index.card(doc)
+            return SearchResult(doc: doc, kind: card.kind, id: card.id, slug: card.slug, name: card.name, score: 1000,
+                                types: index.typeSlugs(of: card.types), explanation: [])
+        }
+        return SearchResult(doc: doc, kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc),
+                            name: index.displayName(doc, language: language), score: 1000, types: index.types(doc), explanation: [])
+    }
+
+    func suggestion(doc: Int, language: Int) -> Suggestion {
+        if language == 0 {
+            let card = index.card(doc)
+            return Suggestion(text: card.name, kind: card.kind, id: card.id, slug: card.slug)
+        }
+        return Suggestion(text: index.displayName(doc, language: language), kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc))
     }
 
     static func tooBroad(_ term: Term) -> QueryError {

@@ -169,8 +169,7 @@ struct MatchContext {
         guard !wholeWord && !completion else { return }
         // Substrings of names (three characters; two for non-Latin scripts).
         let scalars = text.unicodeScalars.map(\.value)
-        let minimum = scalars.allSatisfy({ $0 < 0x80 }) ? 3 : 2
-        guard scalars.count >= minimum else { return }
+        guard scalars.count >= SearchEngine.substringMinimum(scalars) else { return }
         index.forEachKeyContaining(scalars, bytes: bytes) { key, offset in
             // Keys starting with the text are the prefix range's, matched above.
             guard offset > 0 else { return }

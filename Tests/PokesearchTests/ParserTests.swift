@@ -1,10 +1,33 @@
 import Corpus
-import Query
+import Foundation
+@testable import Query
 import Testing
 
 @Suite("Query parser")
 struct ParserTests {
     func clauses(_ query: String) throws -> [(clause: Clause, negated: Bool)] { try QueryParser.parse(query).clauses }
+
+    /// The byte-level path for plain words must give exactly what the general parser gives.
+    @Test func plainWordsParseAsTheGeneralParserParses() throws {
+        let benchmark = try String(contentsOf: Fixture.root.appendingPathComponent("Benchmarks/queries.tsv"), encoding: .utf8)
+        var queries: [String] = benchmark.split(separator: "\n").compactMap { line -> String? in
+            line.split(separator: "\t").dropFirst().first.map(String.init)
+        }
+        let table = try Fixture.corpusTables.table("names")
+        let column = try table.index(of: "name", in: "names.tsv")
+        let names: [String] = table.rows.prefix(3000).map { $0[column] }
+        queries += names
+        queries += ["", "   ", "25", "0025", "99999999999999999999999", "pikachu 25", "\tFire\nDragon\r", "a1", "1a", "MEW two"]
+        var fast = 0
+        for query in queries {
+            guard let words = QueryParser.parseWords(query) else { continue }
+            #expect(words == (try QueryParser.parseGeneral(query, lenient: false)), "'\(query)'")
+            fast += 1
+        }
+        #expect(fast > 1_000)
+        #expect(QueryParser.parseWords("type:fire") == nil && QueryParser.parseWords("mr. mime") == nil
+                && QueryParser.parseWords("pokémon") == nil && QueryParser.parseWords("-fire") == nil)
+    }
 
     @Test func termsPhrasesFiltersNegationWildcardsNumbers() throws {
         let parsed = try QueryParser.parse(#"fire "mr mime" type:dragon -type:flying hp>100 id:1..151 *meleon 25 -eevee @fr:dracaufeu"#)

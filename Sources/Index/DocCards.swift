@@ -1,0 +1,84 @@
+import Corpus
+
+/// What a result line shows of a document, its "card", in one place: kind, types, id, the
+/// name in the default display language (English, else the slug) and the slug. A result
+/// then reads one or two cache lines instead of one from each of the arrays those facts
+/// live in (on a busy machine, a cache miss each costs about as much as the whole rest of
+/// a completion).
+///
+/// Layout of card `doc` in `pool`: kind (1 byte), two type indexes (255 = none), one unused
+/// byte, the id (Int32, little-endian), the name's byte count (UInt16, little-endian), the
+/// name's bytes, the slug's bytes.
+public struct DocCards: Sendable {
+    public let pool: StringPool
+    static let headerSize = 10
+
+    public init(pool: StringPool) { self.pool = pool }
+
+    static func build(docKind: [UInt8], docID: [Int32], docTypes: [UInt8], slugs: StringPool,
+                      nameStart: [UInt32], nameLanguage: [UInt8], nameTexts: StringPool) -> DocCards {
+        var bytes: [UInt8] = []
+        var offsets: [UInt32] = [0]
+        offsets.reserveCapacity(docKind.count + 1)
+        for doc in 0..<docKind.count {
+            var english: Range<Int>?
+            for entry in Int(nameStart[doc])..<Int(nameStart[doc + 1]) where nameLanguage[entry] == 0 {
+                english = nameTexts.range(entry)
+                break
+            }
+            let name = english.map { Array(nameTexts.bytes[$0]) } ?? Array(slugs.bytes[slugs.range(doc)])
+            let nameBytes = name.prefix(Int(UInt16.max))
+            bytes += [docKind[doc], docTypes[doc * 2], docTypes[doc * 2 + 1], 0]
+            withUnsafeBytes(of: docID[doc].littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: UInt16(nameBytes.count).littleEndian) { bytes += $0 }
+            bytes += nameBytes
+            bytes += slugs.bytes[slugs.range(doc)]
+            offsets.append(UInt32(bytes.count))
+        }
+        return DocCards(pool: StringPool(bytes: bytes, offsets: offsets))
+    }
+
+    /// Every card long enough for its header and name, with a known kind and types.
+    func isConsistent(docCount: Int, typeCount: Int) -> Bool {
+        guard pool.count == docCount else { return false }
+        for doc in 0..<docCount {
+            let range = pool.range(doc)
+            guard range.count >= Self.headerSize, Int(pool.bytes[range.lowerBound]) < Kind.allCases.count,
+                  pool.bytes[range.lowerBound + 1] == 255 || Int(pool.bytes[range.lowerBound + 1]) < typeCount,
+                  pool.bytes[range.lowerBound + 2] == 255 || Int(pool.bytes[range.lowerBound + 2]) < typeCount else { return false }
+            let nameLength = Int(pool.bytes[range.lowerBound + 8]) | Int(pool.bytes[range.lowerBound + 9]) << 8
+            guard Self.headerSize + nameLength <= range.count else { return false }
+        }
+        return true
+    }
+}
+
+/// One document's card, read.
+public struct DocCard {
+    public let kind: Kind
+    public let id: Int
+    public let types: (UInt8, UInt8)
+    public let name: String
+    public let slug: String
+}
+
+extension IndexSnapshot {
+    /// The card of `doc`: its English (default) display name with its other result facts.
+    public func card(_ doc: Int) -> DocCard {
+        cards.pool.bytes.withUnsafeBufferPointer { bytes in
+            let start = Int(cards.pool.offsets[doc]), end = Int(cards.pool.offsets[doc + 1])
+            let id = Int32(bitPattern: UInt32(bytes[start + 4]) | UInt32(bytes[start + 5]) << 8
+                           | UInt32(bytes[start + 6]) << 16 | UInt32(bytes[start + 7]) << 24)
+            let nameEnd = start + DocCards.headerSize + (Int(bytes[start + 8]) | Int(bytes[start + 9]) << 8)
+            return DocCard(kind: Kind.allCases[Int(bytes[start])], id: Int(id), types: (bytes[start + 1], bytes[start + 2]),
+                           name: String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + DocCards.headerSize)..<nameEnd]), as: UTF8.self),
+                           slug: String(decoding: UnsafeBufferPointer(rebasing: bytes[nameEnd..<end]), as: UTF8.self))
+        }
+    }
+
+    /// Type slugs of a pair of type indexes (255 = none).
+    public func typeSlugs(of types: (UInt8, UInt8)) -> [String] {
+        if types.0 == 255 { return types.1 == 255 ? [] : [typeSlugs[Int(types.1)]] }
+        return types.1 == 255 ? [typeSlugs[Int(types.0)]] : [typeSlugs[Int(types.0)], typeSlugs[Int(types.1)]]
+    }
+}

@@ -1,0 +1,137 @@
+/// Best-first document lists carried by the trie's nodes, so that a one-word query (the word
+/// being typed: "p", "pik", "pikachu") ranks without reading its whole key range.
+///
+/// For every node, `entries` keeps the `capacity` best documents of its key range (all of
+/// them when fewer) in the default display language, as a
+/// one-word query ranks them: `placement << 24 | doc`, smallest first, where placement is the
+/// match class of the document's best name posting in the range (a whole name or its first
+/// word: prefix; a later word: word prefix) and one bit for a name outside the display
+/// language. Field postings are left out (completion never matches fields, and in a search
+/// they rank below every name match). A query equal to a key upgrades that key's whole-name
+/// postings to "exact" itself; that only moves documents up, so the lists stay sufficient.
+///
+/// `distinctDocs` counts the documents with any posting (fields included) in the node's
+/// range: a search's total without reading the range. `docKeys` is the forward index
+/// (document → its keys, ascending) that tells whether a document found another way (a
+/// substring) is already in a key range.
+public struct PrefixTops: Sendable {
+    /// Per trie node: where its entries start in `entries` (one more than the nodes).
+    public let start: [UInt32]
+    public let entries: [UInt32]
+    public let distinctDocs: [UInt32]
+    public let docKeyStart: [UInt32]
+    public let docKeys: [UInt32]
+
+    /// The display language the lists are ranked for (English, the default).
+    public static let language: UInt32 = 0
+    public static let capacity = 32
+
+    public init(start: [UInt32], entries: [UInt32], distinctDocs: [UInt32], docKeyStart: [UInt32], docKeys: [UInt32]) {
+        self.start = start
+        self.entries = entries
+        self.distinctDocs = distinctDocs
+        self.docKeyStart = docKeyStart
+        self.docKeys = docKeys
+    }
+
+    public var byteSize: Int {
+        start.count * 4 + entries.count * 4 + distinctDocs.count * 4 + docKeyStart.count * 4 + docKeys.count * 4
+    }
+
+    /// Match class (`MatchClass` raw value) of a key longer than the query, by `KeyRole`.
+    static let prefixClass: [UInt32] = [1, 1, 1, 2, 4]
+
+    /// The entry a name posting gives in a list (nil for a field posting).
+    @inline(__always) static func entry(_ posting: UInt32) -> UInt32? {
+        let role = (posting >> 1) & 7
+        guard role != KeyRole.field.rawValue else { return nil }
+        let language = (posting >> 4) & 15
+        let miss: UInt32 = language == Posting.noLanguage || language == Self.language ? 0 : 1
+        return (prefixClass[Int(role)] << 1 | miss) << 24 | posting >> 8
+    }
+
+    /// Builds the lists bottom-up (the trie is in breadth-first order, so children come after
+    /// their parent): a node's best documents are among its own key's and its children's best.
+    static func build(keys: StringPool, postingStart: [UInt32], postings: [UInt32], childStart: [UInt32],
+                      depth: [UInt16], low: [UInt32], high: [UInt32], docCount: Int) -> PrefixTops {
+        let nodeCount = depth.count
+        var lists = [[UInt32]](repeating: [], count: nodeCount)
+        var counts = [UInt32](repeating: 0, count: nodeCount)
+        var seen = [Int32](repeating: -1, count: max(docCount, 1))
+        var candidates: [UInt32] = []
+        postings.withUnsafeBufferPointer { postings in
+            for node in stride(from: nodeCount - 1, through: 1, by: -1) {
+                let first = Int(low[node]), end = Int(high[node])
+                let stamp = Int32(node)
+                var distinct: UInt32 = 0
+                for p in Int(postingStart[first])..<Int(postingStart[end]) {
+                    let doc = Int(postings[p] >> 8)
+                    if seen[doc] != stamp { seen[doc] = stamp; distinct += 1 }
+                }
+                counts[node] = distinct
+                candidates.removeAll(keepingCapacity: true)
+                if keys.length(first) == Int(depth[node]) {
+                    for p in Int(postingStart[first])..<Int(postingStart[first + 1]) {
+                        if let entry = entry(postings[p]) { candidates.append(entry) }
+                    }
+                }
+                for child in Int(childStart[node])..<Int(childStart[node + 1]) { candidates += lists[child] }
+                candidates.sort()
+                var list: [UInt32] = []
+                list.reserveCapacity(capacity)
+                let listStamp = Int32(-2 - node)
+                for entry in candidates {
+                    let doc = Int(entry & 0xFF_FFFF)
+                    if seen[doc] == listStamp { continue }
+                    seen[doc] = listStamp
+                    list.append(entry)
+                    if list.count == capacity { break }
+                }
+                lists[node] = list
+            }
+        }
+        var start: [UInt32] = [0]
+        start.reserveCapacity(nodeCount + 1)
+        var entries: [UInt32] = []
+        entries.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+        for list in lists {
+            entries += list
+            start.append(UInt32(entries.count))
+        }
+        // The forward index, by counting: keys are visited in order, so each document's keys
+        // come out ascending (a key may name a document more than once; kept once).
+        var docKeyStart = [UInt32](repeating: 0, count: docCount + 1)
+        for posting in postings { docKeyStart[Int(posting >> 8) + 1] += 1 }
+        for doc in 0..<docCount { docKeyStart[doc + 1] += docKeyStart[doc] }
+        var fill = Array(docKeyStart.dropLast())
+        var docKeys = [UInt32](repeating: 0, count: postings.count)
+        for key in 0..<keys.count {
+            for p in Int(postingStart[key])..<Int(postingStart[key + 1]) {
+                let doc = Int(postings[p] >> 8)
+                docKeys[Int(fill[doc])] = UInt32(key)
+                fill[doc] += 1
+            }
+        }
+        return PrefixTops(start: start, entries: entries, distinctDocs: counts,
+                          docKeyStart: docKeyStart, docKeys: docKeys)
+    }
+
+    /// Whether `doc` has a posting on a key in `keys`: a binary search of its keys.
+    @inline(__always) public func hasKey(_ doc: Int, in keys: Range<Int>) -> Bool {
+        var lowIndex = Int(docKeyStart[doc]), highIndex = Int(docKeyStart[doc + 1])
+        while lowIndex < highIndex {
+            let mid = (lowIndex + highIndex) >> 1
+            if Int(docKeys[mid]) < keys.lowerBound { lowIndex = mid + 1 } else { highIndex = mid }
+        }
+        return lowIndex < Int(docKeyStart[doc + 1]) && Int(docKeys[lowIndex]) < keys.upperBound
+    }
+
+    /// Every stored index in bounds, for a snapshot read back from disk.
+    func isConsistent(nodeCount: Int, keyCount: Int, docCount: Int) -> Bool {
+        return distinctDocs.count == nodeCount && start.count == nodeCount + 1
+            && start.first == 0 && start.last.map(Int.init) == entries.count && zip(start, start.dropFirst()).allSatisfy({ $0 <= $1 })
+            && entries.allSatisfy({ Int($0 & 0xFF_FFFF) < docCount })
+            && docKeyStart.count == docCount + 1 && docKeyStart.first == 0 && docKeyStart.last.map(Int.init) == docKeys.count
+            && zip(docKeyStart, docKeyStart.dropFirst()).allSatisfy({ $0 <= $1 }) && docKeys.allSatisfy({ Int($0) < keyCount })
+    }
+}

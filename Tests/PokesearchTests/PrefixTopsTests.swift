@@ -1,0 +1,93 @@
+import Folding
+import Index
+@testable import Query
+import Store
+import Testing
+
+/// The trie's best-first lists and the documents' cards are shortcuts: whatever they answer
+/// must be exactly what ranking the whole key range answers.
+@Suite("Prefix lists and cards")
+struct PrefixTopsTests {
+    /// Prefixes (1–8 scalars) of the words of every fifth folded name and its
+    /// transliteration, Latin and other scripts alike.
+    static func prefixes() throws -> [String] {
+        let store = try Store(path: Fixture.database, readOnly: true)
+        var seen = Set<String>()
+        var queries: [String] = []
+        for (i, name) in try store.readFoldedNames().enumerated() where i % 5 == 0 {
+            for form in [name.folded] + (name.translit.map { [$0] } ?? []) {
+                for word in Folding.words(form) {
+                    let scalars = Array(word.unicodeScalars)
+                    for length in 1...min(8, scalars.count) {
+                        let prefix = String(String.UnicodeScalarView(scalars[0..<length]))
+                        if Int(prefix) == nil, seen.insert(prefix).inserted { queries.append(prefix) }
+                    }
+                }
+            }
+        }
+        return queries
+    }
+
+    /// The full ranking's window and total, as `evaluate` gives them without the lists.
+    static func fullRanking(_ parsed: ParsedQuery, _ options: SearchOptions, completion: Bool) throws -> (window: [UInt64], total: Int) {
+        let engine = Fixture.engine
+        let ranked = try engine.rank(parsed, options: options, completion: completion).ranked
+        let window = engine.topK(ranked, options.offset + options.limit).dropFirst(options.offset).map(\.key)
+        return (window, ranked.count)
+    }
+
+    @Test func listsAnswerExactlyAsTheFullRanking() throws {
+        let engine = Fixture.engine
+        var answered = (search: 0, completion: 0)
+        var compared = 0
+        for query in try Self.prefixes() {
+            for completion in [false, true] {
+                guard let parsed = try? QueryParser.parse(query, lenient: completion) else { continue }
+                for (limit, offset) in [(20, 0), (8, 0), (10, 10)] {
+                    var options = SearchOptions()
+                    options.limit = limit
+                    options.offset = offset
+                    guard let fast = engine.answerFromTops(parsed, options: options, completion: completion) else { continue }
+                    let full = try Self.fullRanking(parsed, options, completion: completion)
+                    #expect(fast.window.map(\.key) == full.window, "'\(query)' (completion \(completion), limit \(limit), offset \(offset))")
+                    if !completion {
+                        #expect(fast.total == full.total, "'\(query)': total \(fast.total), full ranking \(full.total)")
+                        answered.search += 1
+                    } else {
+                        answered.completion += 1
+                    }
+                    compared += 1
+                }
+            }
+        }
+        // The lists answer most one-word queries; a shortcut that never fires tests nothing.
+        #expect(answered.search > 5_000 && answered.completion > 5_000, "answered \(answered)")
+    }
+
+    @Test func listsStandAsideWhenTheyCannotAnswer() throws {
+        let engine = Fixture.engine
+        let parsed = try QueryParser.parse("pi")
+        var options = SearchOptions()
+        #expect(engine.answerFromTops(parsed, options: options, completion: false) != nil)
+        options.language = 1 // French: the lists rank for English
+        #expect(engine.answerFromTops(parsed, options: options, completion: false) == nil)
+        options = SearchOptions()
+        options.kinds = [.move]
+        #expect(engine.answerFromTops(parsed, options: options, completion: false) == nil)
+        options = SearchOptions()
+        options.offset = 30 // past the lists
+        #expect(engine.answerFromTops(parsed, options: options, completion: false) == nil)
+        // No name starts with it: typos and transliteration are the full path's.
+        #expect(engine.answerFromTops(try QueryParser.parse("pikahcu"), options: SearchOptions(), completion: true) == nil)
+    }
+
+    @Test func cardsHoldWhatTheColumnsHold() {
+        let index = Fixture.engine.index
+        for doc in 0..<index.docCount {
+            let card = index.card(doc)
+            #expect(card.kind == index.kind(doc) && card.id == index.id(doc) && card.slug == index.slug(doc))
+            #expect(card.name == index.displayName(doc, language: 0))
+            #expect(index.typeSlugs(of: card.types) == index.types(doc))
+        }
+    }
+}
