@@ -11,31 +11,33 @@
 /// postings to "exact" itself; that only moves documents up, so the lists stay sufficient.
 ///
 /// `distinctDocs` counts the documents with any posting (fields included) in the node's
-/// range: a search's total without reading the range. `docKeys` is the forward index
-/// (document → its keys, ascending) that tells whether a document found another way (a
-/// substring) is already in a key range.
+/// range: a search's total without reading the range. `docPostings` is the forward index:
+/// each document's postings as `key << 8 | the posting's low byte` (language, role,
+/// transliterated), ascending; it tells whether a document found another way (a substring)
+/// is already in a key range, and how a term matches one candidate document without reading
+/// the term's whole key range.
 public struct PrefixTops: Sendable {
     /// Per trie node: where its entries start in `entries` (one more than the nodes).
     public let start: [UInt32]
     public let entries: [UInt32]
     public let distinctDocs: [UInt32]
     public let docKeyStart: [UInt32]
-    public let docKeys: [UInt32]
+    public let docPostings: [UInt32]
 
     /// The display language the lists are ranked for (English, the default).
     public static let language: UInt32 = 0
     public static let capacity = 32
 
-    public init(start: [UInt32], entries: [UInt32], distinctDocs: [UInt32], docKeyStart: [UInt32], docKeys: [UInt32]) {
+    public init(start: [UInt32], entries: [UInt32], distinctDocs: [UInt32], docKeyStart: [UInt32], docPostings: [UInt32]) {
         self.start = start
         self.entries = entries
         self.distinctDocs = distinctDocs
         self.docKeyStart = docKeyStart
-        self.docKeys = docKeys
+        self.docPostings = docPostings
     }
 
     public var byteSize: Int {
-        start.count * 4 + entries.count * 4 + distinctDocs.count * 4 + docKeyStart.count * 4 + docKeys.count * 4
+        start.count * 4 + entries.count * 4 + distinctDocs.count * 4 + docKeyStart.count * 4 + docPostings.count * 4
     }
 
     /// Match class (`MatchClass` raw value) of a key longer than the query, by `KeyRole`.
@@ -98,32 +100,38 @@ public struct PrefixTops: Sendable {
             entries += list
             start.append(UInt32(entries.count))
         }
-        // The forward index, by counting: keys are visited in order, so each document's keys
-        // come out ascending (a key may name a document more than once; kept once).
+        // The forward index, by counting: keys are visited in order, so each document's
+        // postings come out by key.
         var docKeyStart = [UInt32](repeating: 0, count: docCount + 1)
         for posting in postings { docKeyStart[Int(posting >> 8) + 1] += 1 }
         for doc in 0..<docCount { docKeyStart[doc + 1] += docKeyStart[doc] }
         var fill = Array(docKeyStart.dropLast())
-        var docKeys = [UInt32](repeating: 0, count: postings.count)
+        var docPostings = [UInt32](repeating: 0, count: postings.count)
         for key in 0..<keys.count {
             for p in Int(postingStart[key])..<Int(postingStart[key + 1]) {
                 let doc = Int(postings[p] >> 8)
-                docKeys[Int(fill[doc])] = UInt32(key)
+                docPostings[Int(fill[doc])] = UInt32(key) << 8 | postings[p] & 0xFF
                 fill[doc] += 1
             }
         }
         return PrefixTops(start: start, entries: entries, distinctDocs: counts,
-                          docKeyStart: docKeyStart, docKeys: docKeys)
+                          docKeyStart: docKeyStart, docPostings: docPostings)
     }
 
-    /// Whether `doc` has a posting on a key in `keys`: a binary search of its keys.
-    @inline(__always) public func hasKey(_ doc: Int, in keys: Range<Int>) -> Bool {
+    /// Where `doc`'s postings on keys from `key` on start in `docPostings` (a binary search).
+    @inline(__always) public func firstPosting(of doc: Int, fromKey key: Int) -> Int {
         var lowIndex = Int(docKeyStart[doc]), highIndex = Int(docKeyStart[doc + 1])
         while lowIndex < highIndex {
             let mid = (lowIndex + highIndex) >> 1
-            if Int(docKeys[mid]) < keys.lowerBound { lowIndex = mid + 1 } else { highIndex = mid }
+            if Int(docPostings[mid] >> 8) < key { lowIndex = mid + 1 } else { highIndex = mid }
         }
-        return lowIndex < Int(docKeyStart[doc + 1]) && Int(docKeys[lowIndex]) < keys.upperBound
+        return lowIndex
+    }
+
+    /// Whether `doc` has a posting on a key in `keys`.
+    @inline(__always) public func hasKey(_ doc: Int, in keys: Range<Int>) -> Bool {
+        let i = firstPosting(of: doc, fromKey: keys.lowerBound)
+        return i < Int(docKeyStart[doc + 1]) && Int(docPostings[i] >> 8) < keys.upperBound
     }
 
     /// Every stored index in bounds, for a snapshot read back from disk.
@@ -131,7 +139,7 @@ public struct PrefixTops: Sendable {
         return distinctDocs.count == nodeCount && start.count == nodeCount + 1
             && start.first == 0 && start.last.map(Int.init) == entries.count && zip(start, start.dropFirst()).allSatisfy({ $0 <= $1 })
             && entries.allSatisfy({ Int($0 & 0xFF_FFFF) < docCount })
-            && docKeyStart.count == docCount + 1 && docKeyStart.first == 0 && docKeyStart.last.map(Int.init) == docKeys.count
-            && zip(docKeyStart, docKeyStart.dropFirst()).allSatisfy({ $0 <= $1 }) && docKeys.allSatisfy({ Int($0) < keyCount })
+            && docKeyStart.count == docCount + 1 && docKeyStart.first == 0 && docKeyStart.last.map(Int.init) == docPostings.count
+            && zip(docKeyStart, docKeyStart.dropFirst()).allSatisfy({ $0 <= $1 }) && docPostings.allSatisfy({ Int($0 >> 8) < keyCount && ($0 >> 1) & 7 <= KeyRole.field.rawValue })
     }
 }

@@ -23,7 +23,7 @@ extension IndexSnapshot {
         w.array(nodeChildStart); w.array(nodeDepth); w.array(nodeKeyLow); w.array(nodeKeyHigh)
         w.array(gramCodes); w.array(gramStart); w.array(gramKeys)
         w.array(tops.start); w.array(tops.entries); w.array(tops.distinctDocs)
-        w.array(tops.docKeyStart); w.array(tops.docKeys); w.pool(cards.pool)
+        w.array(tops.docKeyStart); w.array(tops.docPostings); w.pool(cards.pool)
         w.array(slugOrder)
         w.scalar(buildMilliseconds.bitPattern)
         return w.bytes
@@ -58,7 +58,7 @@ extension IndexSnapshot {
               let nodeKeyLow: [UInt32] = r.array(), let nodeKeyHigh: [UInt32] = r.array(),
               let gramCodes: [UInt64] = r.array(), let gramStart: [UInt32] = r.array(), let gramKeys: [UInt32] = r.array(),
               let topStart: [UInt32] = r.array(), let topEntries: [UInt32] = r.array(),
-              let topDistinct: [UInt32] = r.array(), let docKeyStart: [UInt32] = r.array(), let docKeys: [UInt32] = r.array(), let cards = r.pool(),
+              let topDistinct: [UInt32] = r.array(), let docKeyStart: [UInt32] = r.array(), let docPostings: [UInt32] = r.array(), let cards = r.pool(),
               let slugOrder: [UInt32] = r.array(), let buildBits = r.scalar(UInt64.self), r.isAtEnd
         else { return nil }
         // Cheap structural checks: every offset array must fit what it indexes.
@@ -81,7 +81,7 @@ extension IndexSnapshot {
             nodeDepth: nodeDepth, nodeKeyLow: nodeKeyLow, nodeKeyHigh: nodeKeyHigh, gramCodes: gramCodes,
             gramStart: gramStart, gramKeys: gramKeys,
             tops: PrefixTops(start: topStart, entries: topEntries, distinctDocs: topDistinct,
-                             docKeyStart: docKeyStart, docKeys: docKeys),
+                             docKeyStart: docKeyStart, docPostings: docPostings),
             cards: DocCards(pool: cards),
             slugOrder: slugOrder,
             buildMilliseconds: Double(bitPattern: buildBits))

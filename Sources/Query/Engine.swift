@@ -121,7 +121,7 @@ public final class SearchEngine: Sendable {
     }
 
     /// Suggestions for text being typed: the last word is a prefix of a name word, earlier
-    /// words must match whole words.
+    /// words must match whole words (of names or fields, as in a search).
     public func complete(_ text: String, limit: Int = 8, language: Int = 0, kinds: Set<Kind> = []) throws -> [Suggestion] {
         var parsed = try QueryParser.parse(text, lenient: true)
         let typingLastWord = !(text.last?.isWhitespace ?? true)
@@ -251,10 +251,13 @@ public final class SearchEngine: Sendable {
     static func substringMinimum(_ scalars: [UInt32]) -> Int { scalars.allSatisfy { $0 < 0x80 } ? 3 : 2 }
 
     /// Every matching document with its ranking key (smallest first once sorted), and the
-    /// terms' hits (for explanations).
-    func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) throws
+    /// terms' hits (for explanations). `deferring` off matches every term in full (tests
+    /// compare the two ways).
+    func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, deferring: Bool = true) throws
         -> (ranked: [(key: UInt64, doc: Int)], positives: [(term: Term, hits: HitMap)]) {
-        var positives: [(term: Term, hits: HitMap)] = []
+        // Positive terms in query order; a deferred word's hits are filled in below.
+        var slots: [(term: Term, hits: HitMap?)] = []
+        var deferred: [(slot: Int, keys: Range<Int>, postings: Int)] = []
         var excluded: [HitMap] = []
         var filters: [(ResolvedFilter, Bool)] = []
         var kinds = options.kinds
@@ -262,28 +265,34 @@ public final class SearchEngine: Sendable {
                                    completion: completion, budget: WorkBudget())
         // The same term twice is matched once.
         var matched: [String: HitMap] = [:]
+        var deferredTexts = Set<String>()
         for (clause, negated) in parsed.clauses {
             switch clause {
             case .term(let term):
                 let key = "\(term.shape)\u{0}\(term.language ?? -1)\u{0}\(negated)\u{0}\(term.text)"
+                if deferring, !negated, matched[key] == nil, deferredTexts.insert(key).inserted, let words = context.deferrable(term) {
+                    deferred.append((slots.count, words.keys, words.postings))
+                    slots.append((term, nil))
+                    continue
+                }
                 let hits = try matched[key] ?? context.match(term, allowTypos: !negated)
                 matched[key] = hits
                 if context.budget.isSpent { throw Self.tooBroad(term) }
-                if negated { excluded.append(hits) } else { positives.append((term, hits)) }
+                if negated { excluded.append(hits) } else { slots.append((term, hits)) }
             case .unknownFilter(let term, let name):
                 let hits = try context.match(term, allowTypos: false)
                 if hits.isEmpty {
                     throw QueryError("unknown filter '\(name):' (filters: kind type ability gen color habitat is lang id hp atk def spa spd spe bst height weight power accuracy pp cost)",
                                      position: term.position, part: term.raw)
                 }
-                if negated { excluded.append(hits) } else { positives.append((term, hits)) }
+                if negated { excluded.append(hits) } else { slots.append((term, hits)) }
             case .id(let id, _):
                 let hits = HitMap(docCount: index.docCount)
                 for doc in 0..<index.docCount where Int(index.docID[doc]) == id {
                     hits.record(doc, Hit(typos: 0, matchClass: .exact, posting: Posting(doc: doc, language: Posting.noLanguage, role: .whole, transliterated: false), displayLanguage: options.language))
                 }
                 let term = Term(text: String(id), raw: String(id), shape: .word, language: nil, position: 0)
-                if negated { excluded.append(hits) } else { positives.append((term, hits)) }
+                if negated { excluded.append(hits) } else { slots.append((term, hits)) }
             case .filter(.kind(let kind), _, _) where !negated:
                 kinds.insert(kind)
             case .filter(let filter, let position, let part):
@@ -291,19 +300,54 @@ public final class SearchEngine: Sendable {
             }
         }
 
-        // Candidates: documents every positive term hit (smallest list first), or all.
+        // Deferred words, rarest first. Without another positive term, the rarest is matched
+        // in full to give the candidates; each other one is matched in full when its key range
+        // is not much larger than the candidates, else read from the candidates' own
+        // postings (the word being typed, "p", has tens of thousands).
+        deferred.sort { $0.postings < $1.postings }
+        func matchInFull(_ slot: Int) throws {
+            let hits = try context.match(slots[slot].term, allowTypos: true)
+            if context.budget.isSpent { throw Self.tooBroad(slots[slot].term) }
+            slots[slot].hits = hits
+        }
+        if let rarest = deferred.first, !slots.contains(where: { $0.hits != nil }) {
+            try matchInFull(rarest.slot)
+            deferred.removeFirst()
+        }
         let kindMask = kinds.reduce(0) { $0 | (1 << $1.rank) }
-        var candidates = intersect(positives.map(\.hits), excluded: excluded, filters: filters, kindMask: kindMask,
+        var candidates = intersect(slots.compactMap(\.hits), excluded: excluded, filters: filters, kindMask: kindMask,
                                    context: context, favourites: options.favourites)
-        if candidates.isEmpty && positives.count > 1 {
-            // Nothing has every term: let each term also match within its typo budget.
-            for entry in positives {
-                context.addTypos(entry.term, into: entry.hits)
+        var partial: [Int] = []
+        for word in deferred {
+            if word.postings <= 4 * candidates.count {
+                try matchInFull(word.slot)
+                let hits = slots[word.slot].hits!
+                candidates.removeAll { !hits.contains($0) }
+                continue
+            }
+            let term = slots[word.slot].term
+            let bytes = Array(term.text.utf8)
+            let hits = HitMap(docCount: index.docCount)
+            for doc in candidates {
+                if let raw = context.wordHit(term, bytes: bytes, keys: word.keys, doc: doc) { hits.record(doc, Hit(raw: raw)) }
+            }
+            context.budget.postings -= candidates.count
+            slots[word.slot].hits = hits
+            partial.append(word.slot)
+            candidates.removeAll { !hits.contains($0) }
+        }
+        if candidates.isEmpty && slots.count > 1 {
+            // Nothing has every term: let each term also match within its typo budget (a
+            // word read on candidates only is matched in full first).
+            for slot in partial { try matchInFull(slot) }
+            for entry in slots {
+                context.addTypos(entry.term, into: entry.hits!)
                 if context.budget.isSpent { throw Self.tooBroad(entry.term) }
             }
-            candidates = intersect(positives.map(\.hits), excluded: excluded, filters: filters, kindMask: kindMask,
+            candidates = intersect(slots.map { $0.hits! }, excluded: excluded, filters: filters, kindMask: kindMask,
                                    context: context, favourites: options.favourites)
         }
+        let positives = slots.map { (term: $0.term, hits: $0.hits!) }
         let wordTerms = positives.map(\.term).filter { $0.shape == .word || $0.shape == .wholeWord }
         let phrase = positives.count > 1 && wordTerms.count == positives.count ? context.phraseHits(wordTerms) : nil
 

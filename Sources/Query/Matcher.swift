@@ -51,7 +51,8 @@ struct MatchContext {
     let index: IndexSnapshot
     let displayLanguage: Int
     let languageRestriction: Int?
-    /// Completion: the word being typed matches names only, by prefix.
+    /// Completion: the word being typed matches names only, by prefix (the words before it
+    /// are whole words, matched against fields too: "fire char" suggests Charizard).
     let completion: Bool
     let budget: WorkBudget
 
@@ -67,13 +68,13 @@ struct MatchContext {
         switch term.shape {
         case .word, .wholeWord, .phrase:
             let wholeWord = term.shape == .wholeWord
-            matchText(term.text, phrase: term.shape == .phrase, wholeWord: wholeWord, restriction: restriction,
+            matchText(term.text, phrase: term.shape == .phrase, wholeWord: wholeWord, namesOnly: namesOnly(term), restriction: restriction,
                       queryTransliterated: false, into: hits)
             if hits.isEmpty && allowTypos && term.shape != .phrase {
-                matchTypos(term.text, restriction: restriction, into: hits)
+                matchTypos(term.text, restriction: restriction, namesOnly: namesOnly(term), into: hits)
             }
             if hits.isEmpty, let latin = Folding.transliterate(term.text) {
-                matchText(latin, phrase: latin.contains(" "), wholeWord: wholeWord, restriction: restriction,
+                matchText(latin, phrase: latin.contains(" "), wholeWord: wholeWord, namesOnly: namesOnly(term), restriction: restriction,
                           queryTransliterated: true, into: hits)
             }
         case .wildcard(let pieces):
@@ -86,7 +87,7 @@ struct MatchContext {
     /// nothing together ("fier dragon"): exact hits still rank first, typos count.
     func addTypos(_ term: Term, into hits: HitMap) {
         guard term.shape == .word || term.shape == .wholeWord else { return }
-        matchTypos(term.text, restriction: term.language ?? languageRestriction, into: hits)
+        matchTypos(term.text, restriction: term.language ?? languageRestriction, namesOnly: namesOnly(term), into: hits)
     }
 
     /// Whole names that equal (or start with) the terms of a query read as one phrase:
@@ -94,12 +95,16 @@ struct MatchContext {
     func phraseHits(_ terms: [Term]) -> HitMap {
         let hits = HitMap(docCount: index.docCount)
         let phrase = terms.map(\.text).joined(separator: " ")
-        matchText(phrase, phrase: true, wholeWord: true, restriction: languageRestriction, queryTransliterated: false, into: hits)
+        matchText(phrase, phrase: true, wholeWord: true, namesOnly: true, restriction: languageRestriction,
+                  queryTransliterated: false, into: hits)
         return hits
     }
 
-    @inline(__always) private func allowed(_ posting: Posting, _ restriction: Int?) -> Bool {
-        if posting.role == .field { return !completion }
+    /// Whether a term matches names only: the word being typed in a completion.
+    func namesOnly(_ term: Term) -> Bool { completion && term.shape != .wholeWord }
+
+    @inline(__always) private func allowed(_ posting: Posting, _ restriction: Int?, namesOnly: Bool) -> Bool {
+        if posting.role == .field { return !namesOnly }
         guard let restriction else { return true }
         return posting.language == UInt32(restriction)
     }
@@ -125,7 +130,7 @@ struct MatchContext {
     private static let exactClass: [UInt32] = [0, 0, 1, 2, 4]
     private static let prefixClass: [UInt32] = [1, 1, 1, 2, 4]
 
-    private func matchText(_ text: String, phrase: Bool, wholeWord: Bool, restriction: Int?, queryTransliterated: Bool,
+    private func matchText(_ text: String, phrase: Bool, wholeWord: Bool, namesOnly: Bool, restriction: Int?, queryTransliterated: Bool,
                            into hits: HitMap) {
         let bytes = Array(text.utf8)
         let range = index.keyRange(prefix: bytes)
@@ -134,7 +139,7 @@ struct MatchContext {
         let display = UInt32(displayLanguage)
         let restricted = restriction.map(UInt32.init) ?? .max
         let translitBit: UInt32 = queryTransliterated ? 1 : 0
-        let skipFields = completion
+        let skipFields = namesOnly
         if let first = range.first {
             budget.postings -= Int(index.postingStart[range.upperBound] - index.postingStart[first])
             if budget.isSpent { return }
@@ -163,7 +168,7 @@ struct MatchContext {
         }
         if phrase {
             // "mr mime" also as its compact form.
-            matchText(Folding.compact(text), phrase: false, wholeWord: true, restriction: restriction,
+            matchText(Folding.compact(text), phrase: false, wholeWord: true, namesOnly: namesOnly, restriction: restriction,
                       queryTransliterated: queryTransliterated, into: hits)
         }
         guard !wholeWord && !completion else { return }
@@ -177,10 +182,76 @@ struct MatchContext {
             let matchClass: MatchClass = index.keys.bytes[keyStart + offset - 1] == 0x20 ? .laterWordPrefix : .substring
             for p in index.postingRange(key: key) {
                 let posting = Posting(raw: index.postings[p])
-                guard posting.role == .whole || posting.role == .compact, allowed(posting, restriction) else { continue }
+                guard posting.role == .whole || posting.role == .compact, allowed(posting, restriction, namesOnly: false) else { continue }
                 record(posting, matchClass, queryTransliterated: queryTransliterated, into: hits)
             }
         }
+    }
+
+    // MARK: One document at a time
+
+    /// A word term that surely has hits of its own (so no typo or transliteration fallback
+    /// applies to it), with the keys it matches by prefix (by equality for a whole word) and
+    /// their posting count: such a term can be matched on candidate documents alone.
+    func deferrable(_ term: Term) -> (keys: Range<Int>, postings: Int)? {
+        guard term.shape == .word || term.shape == .wholeWord, term.language == nil, languageRestriction == nil else { return nil }
+        let bytes = Array(term.text.utf8)
+        let keys: Range<Int>
+        if term.shape == .wholeWord {
+            guard let key = index.keyIndex(bytes) else { return nil }
+            keys = key..<key + 1
+        } else {
+            keys = index.keyRange(prefix: bytes)
+        }
+        guard !keys.isEmpty else { return nil }
+        let postings = Int(index.postingStart[keys.upperBound] - index.postingStart[keys.lowerBound])
+        if namesOnly(term) {
+            // The range must hold a name (the lists leave fields out).
+            guard let node = index.prefixNode(bytes), index.tops.start[node] < index.tops.start[node + 1] else { return nil }
+        }
+        return (keys, postings)
+    }
+
+    /// A deferrable word term's best hit on one document, read from the document's own
+    /// postings: what `matchText` records for that document (prefix or exact on `keys`,
+    /// substrings of its names further in), or nil.
+    func wordHit(_ term: Term, bytes: [UInt8], keys: Range<Int>, doc: Int) -> UInt32? {
+        let tops = index.tops
+        let display = UInt32(displayLanguage)
+        let namesOnly = namesOnly(term)
+        var best = UInt32.max
+        @inline(__always) func consider(_ entry: UInt32, _ matchClass: UInt32) {
+            let language = (entry >> 4) & 15
+            let miss: UInt32 = language == Posting.noLanguage || language == display ? 0 : 1
+            best = min(best, matchClass << 9 | miss << 8 | entry & 0xFF)
+        }
+        let end = Int(tops.docKeyStart[doc + 1])
+        var i = tops.firstPosting(of: doc, fromKey: keys.lowerBound)
+        while i < end {
+            let entry = tops.docPostings[i]
+            let key = Int(entry >> 8)
+            guard key < keys.upperBound else { break }
+            i += 1
+            let role = Int((entry >> 1) & 7)
+            if role == Int(KeyRole.field.rawValue) && namesOnly { continue }
+            let exact = index.keys.length(key) == bytes.count
+            if term.shape == .wholeWord && !exact { continue }
+            consider(entry, exact ? Self.exactClass[role] : Self.prefixClass[role])
+        }
+        guard term.shape == .word, !completion else { return best == .max ? nil : best }
+        let scalars = term.text.unicodeScalars.map(\.value)
+        guard scalars.count >= SearchEngine.substringMinimum(scalars) else { return best == .max ? nil : best }
+        // Names containing the word further in (keys in `keys` start with it).
+        for i in Int(tops.docKeyStart[doc])..<end {
+            let entry = tops.docPostings[i]
+            let role = (entry >> 1) & 7
+            let key = Int(entry >> 8)
+            guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue, !keys.contains(key),
+                  let offset = index.keyOffset(of: bytes, in: key), offset > 0 else { continue }
+            let before = index.keys.bytes[index.keys.range(key).lowerBound + offset - 1]
+            consider(entry, UInt32(before == 0x20 ? MatchClass.laterWordPrefix.rawValue : MatchClass.substring.rawValue))
+        }
+        return best == .max ? nil : best
     }
 
     /// The contract's typo budget: 1 edit from 4 characters, 2 from 8.
@@ -189,14 +260,14 @@ struct MatchContext {
     /// Typo hits, nearest first: one edit; two (for 8 characters and more) only when one
     /// found nothing, since two-edit hits would rank below one-edit hits anyway and a
     /// two-edit search costs about ten times as much.
-    private func matchTypos(_ text: String, restriction: Int?, into hits: HitMap) {
+    private func matchTypos(_ text: String, restriction: Int?, namesOnly: Bool, into hits: HitMap) {
         let scalars = text.unicodeScalars.map(\.value)
         for edits in 1...max(1, Self.editBudget(scalars.count)) where Self.editBudget(scalars.count) >= edits {
             for (range, distance) in index.typoMatches(scalars, maxEdits: edits, steps: &budget.typoSteps) {
                 for key in range {
                     for p in index.postingRange(key: key) {
                         let posting = Posting(raw: index.postings[p])
-                        guard allowed(posting, restriction) else { continue }
+                        guard allowed(posting, restriction, namesOnly: namesOnly) else { continue }
                         record(posting, prefixClass(posting.role, exact: false), typos: distance, queryTransliterated: false, into: hits)
                     }
                 }
@@ -237,7 +308,7 @@ struct MatchContext {
             guard wholeMatches || wordClass != nil else { continue }
             for p in index.postingRange(key: key) {
                 let posting = Posting(raw: index.postings[p])
-                guard posting.role != .field, allowed(posting, restriction) else { continue }
+                guard posting.role != .field, allowed(posting, restriction, namesOnly: true) else { continue }
                 let matchClass: MatchClass
                 if wholeMatches {
                     matchClass = posting.role == .laterWord ? .laterWordPrefix : posting.role == .firstWord ? .namePrefix : .exact

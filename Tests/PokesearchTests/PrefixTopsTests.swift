@@ -91,3 +91,61 @@ struct PrefixTopsTests {
         }
     }
 }
+
+/// Words read on candidate documents (through the forward index) instead of their whole key
+/// range must rank exactly as matching every word in full.
+@Suite("Words matched on candidates")
+struct DeferredWordTests {
+    /// Two- and three-word queries: words of one name with prefixes of others, field words
+    /// (types, genus), and words of unrelated names, so results range from none to thousands.
+    static func queries() throws -> [String] {
+        let store = try Store(path: Fixture.database, readOnly: true)
+        let names = try store.readFoldedNames()
+        let fields = try store.readFieldTexts()
+        var generator = DifferentialTests.Generator(state: 77)
+        func word(_ text: String) -> String {
+            let words = Folding.words(text)
+            return words.isEmpty ? "a" : String(words[generator.below(words.count)])
+        }
+        var queries: [String] = []
+        while queries.count < 1_500 {
+            let name = names[generator.below(names.count)].folded
+            let other = names[generator.below(names.count)].folded
+            let field = fields[generator.below(fields.count)].text
+            let last = word(other)
+            let prefix = String(last.prefix(1 + generator.below(4)))
+            switch generator.below(4) {
+            case 0: queries.append("\(word(name)) \(prefix)")
+            case 1: queries.append("\(word(field)) \(word(name))")
+            case 2: queries.append("\(word(field)) \(word(field)) \(prefix)")
+            default: queries.append("\(word(name)) \(word(other)) \(prefix)")
+            }
+        }
+        return queries
+    }
+
+    @Test func deferredWordsRankAsFullMatches() throws {
+        let engine = Fixture.engine
+        var compared = 0
+        for query in try Self.queries() {
+            for completion in [false, true] {
+                guard var parsed = try? QueryParser.parse(query, lenient: completion) else { continue }
+                if completion {
+                    // As `complete` marks them: earlier words whole, the last one typed.
+                    for i in parsed.clauses.indices.dropLast() {
+                        if case .term(var term) = parsed.clauses[i].clause, term.shape == .word {
+                            term.shape = .wholeWord
+                            parsed.clauses[i].clause = .term(term)
+                        }
+                    }
+                }
+                let options = SearchOptions()
+                guard let deferred = try? engine.rank(parsed, options: options, completion: completion),
+                      let full = try? engine.rank(parsed, options: options, completion: completion, deferring: false) else { continue }
+                #expect(deferred.ranked.map(\.key).sorted() == full.ranked.map(\.key).sorted(), "'\(query)' (completion \(completion))")
+                compared += 1
+            }
+        }
+        #expect(compared > 2_500)
+    }
+}

@@ -231,6 +231,33 @@ struct RelevanceTests {
 
     @Test func suiteIsLargeEnough() { #expect(Self.cases.count >= 100) }
 
+    /// Completion: the word being typed is a prefix of a name word; earlier words are whole
+    /// words of a name or of a field (a type: "fire char").
+    static let completions: [(text: String, first: [String])] = [
+        ("p", ["pokemon:pidgey"]), ("pika", ["pokemon:pikachu"]), ("char", ["pokemon:charmander", "pokemon:charmeleon", "pokemon:charizard"]),
+        ("mr mi", ["pokemon:mr-mime"]), ("thunder p", ["move:thunder-punch"]), ("fire char", ["pokemon:charmander"]),
+        ("fighting rapi", ["pokemon:urshifu-rapid-strike"]), ("pikachu ", ["pokemon:pikachu"]), ("ピカ", ["pokemon:pikachu"]),
+        ("dracau", ["pokemon:charizard"]), ("zzzzqqqq", []), ("metronome", ["move:metronome", "item:metronome"]),
+    ]
+
+    @Test func completionsSuggestNamesBeingTyped() throws {
+        for (text, first) in Self.completions {
+            let suggestions = try Fixture.engine.complete(text).map { "\($0.kind.rawValue):\($0.slug)" }
+            #expect(Array(suggestions.prefix(first.count)) == first, "'\(text)': \(suggestions)")
+        }
+        // The word being typed matches names only: "fire" suggests names, not every fire type.
+        let index = Fixture.engine.index
+        let suggested = try Fixture.engine.complete("fire", limit: 1000)
+        for suggestion in suggested {
+            let doc = index.doc(kind: suggestion.kind, slug: suggestion.slug)!
+            let words = index.names(doc).flatMap { name in
+                ([Folding.fold(name.text)] + (Folding.transliterate(name.text).map { [$0] } ?? [])).flatMap { Folding.words($0) }
+            }
+            #expect(words.contains { $0.hasPrefix("fire") }, "\(suggestion.slug) has no name word starting with 'fire'")
+        }
+        #expect(suggested.count < (try Fixture.engine.search("type:fire").total))
+    }
+
     @Test func exactHitsRankAboveTypoHits() throws {
         let results = try Fixture.engine.search("pichu", options: { var o = SearchOptions(); o.explain = true; return o }()).results
         #expect(results.first?.slug == "pichu")
