@@ -127,6 +127,8 @@ public enum IndexBuilder {
             habitatSlugs: habitatSlugs, abilitySlugByID: abilitySlugByID, keys: keyIndex.keys,
             postingStart: keyIndex.postingStart, postings: keyIndex.postings, nodeChildStart: keyIndex.nodeChildStart,
             nodeDepth: keyIndex.nodeDepth, nodeKeyLow: keyIndex.nodeKeyLow, nodeKeyHigh: keyIndex.nodeKeyHigh,
+            nodeByte: IndexSnapshot.nodeBytes(keys: keyIndex.keys, childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth,
+                                              low: keyIndex.nodeKeyLow),
             gramCodes: keyIndex.gramCodes, gramStart: keyIndex.gramStart, gramKeys: keyIndex.gramKeys,
             tops: PrefixTops.build(keys: keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings,
                                    childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,

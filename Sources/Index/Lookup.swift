@@ -2,33 +2,13 @@ import Glibc
 
 /// The primitive lookups over the key space that queries are made of.
 extension IndexSnapshot {
-    /// Keys that start with `prefix`: a contiguous range of key indexes (binary search).
+    /// Keys that start with `prefix`: a contiguous range of key indexes, the range of the
+    /// trie node the prefix leads to (a walk down the trie touches far fewer cache lines than
+    /// a binary search over the keys). Empty when no key starts with it.
     public func keyRange(prefix: [UInt8]) -> Range<Int> {
-        keys.bytes.withUnsafeBufferPointer { bytes in
-            prefix.withUnsafeBufferPointer { p in
-                // -1: key sorts before the prefix; 0: key starts with it; 1: after.
-                @inline(__always) func compare(_ key: Int) -> Int32 {
-                    let start = Int(keys.offsets[key])
-                    let length = Int(keys.offsets[key + 1]) - start
-                    let n = min(length, p.count)
-                    let c = n == 0 ? 0 : memcmp(bytes.baseAddress! + start, p.baseAddress!, n)
-                    if c != 0 { return c < 0 ? -1 : 1 }
-                    return length < p.count ? -1 : 0
-                }
-                var low = 0, high = keys.count
-                while low < high {
-                    let mid = (low + high) >> 1
-                    if compare(mid) < 0 { low = mid + 1 } else { high = mid }
-                }
-                let first = low
-                high = keys.count
-                while low < high {
-                    let mid = (low + high) >> 1
-                    if compare(mid) <= 0 { low = mid + 1 } else { high = mid }
-                }
-                return first..<low
-            }
-        }
+        if prefix.isEmpty { return 0..<keys.count }
+        guard let node = prefixNode(prefix) else { return 0..<0 }
+        return Int(nodeKeyLow[node])..<Int(nodeKeyHigh[node])
     }
 
     /// The trie node whose key range is the keys starting with `prefix` (the node the prefix
@@ -47,8 +27,7 @@ extension IndexSnapshot {
                     var found = -1
                     while lowChild < highChild {
                         let mid = (lowChild + highChild) >> 1
-                        let keyStart = Int(keys.offsets[Int(nodeKeyLow[mid])])
-                        let byte = bytes[keyStart + matched]
+                        let byte = nodeByte[mid]
                         if byte == target { found = mid; break }
                         if byte < target { lowChild = mid + 1 } else { highChild = mid }
                     }
@@ -109,25 +88,45 @@ extension IndexSnapshot {
     // MARK: Substrings
 
     /// Calls `body` with every name key (whole or compact name) containing `needle` and the
-    /// byte offset where it first occurs. Candidates come from the rarest trigram (or, for
-    /// one and two scalars, every gram starting with them) and are verified on the key.
-    public func forEachKeyContaining(_ needle: [UInt32], bytes: [UInt8], _ body: (_ key: Int, _ offset: Int) -> Void) {
+    /// byte offset where it first occurs, except keys in `skipping` (a caller's prefix range,
+    /// whose keys it handles itself). Candidates are the keys holding the needle's two rarest
+    /// trigrams (a merge of two sorted lists, read in order) or, for one and two scalars, every
+    /// gram starting with them; each is verified on the key.
+    public func forEachKeyContaining(_ needle: [UInt32], bytes: [UInt8], skipping: Range<Int> = 0..<0,
+                                     _ body: (_ key: Int, _ offset: Int) -> Void) {
         guard !needle.isEmpty else { return }
         keys.bytes.withUnsafeBufferPointer { keyBytes in
             bytes.withUnsafeBufferPointer { needleBytes in
                 let offsets = keys.offsets
+                @inline(__always) func verify(_ key: Int) {
+                    if skipping.contains(key) { return }
+                    if let offset = Self.offset(of: needleBytes, in: keyBytes, key: key, offsets: offsets) { body(key, offset) }
+                }
                 if needle.count >= 3 {
-                    var best = 0..<0
-                    var bestCount = Int.max
+                    var rarest = 0..<0, second = 0..<0
+                    var rarestCount = Int.max, secondCount = Int.max
                     for i in 0...(needle.count - 3) {
                         guard let g = gramIndex(Trigram.code(needle[i], needle[i + 1], needle[i + 2])) else { return }
-                        let count = Int(gramStart[g + 1] - gramStart[g])
-                        if count < bestCount { bestCount = count; best = Int(gramStart[g])..<Int(gramStart[g + 1]) }
+                        let list = Int(gramStart[g])..<Int(gramStart[g + 1])
+                        if list.count < rarestCount {
+                            (second, secondCount) = (rarest, rarestCount)
+                            (rarest, rarestCount) = (list, list.count)
+                        } else if list.count < secondCount && list != rarest {
+                            (second, secondCount) = (list, list.count)
+                        }
                     }
-                    gramKeys.withUnsafeBufferPointer { candidates in
-                        for c in best {
-                            let key = Int(candidates[c])
-                            if let offset = Self.offset(of: needleBytes, in: keyBytes, key: key, offsets: offsets) { body(key, offset) }
+                    gramKeys.withUnsafeBufferPointer { grams in
+                        if secondCount == Int.max {
+                            for c in rarest { verify(Int(grams[c])) }
+                            return
+                        }
+                        // Both lists are sorted by key: walk them together.
+                        var j = second.lowerBound
+                        for c in rarest {
+                            let key = grams[c]
+                            while j < second.upperBound && grams[j] < key { j += 1 }
+                            if j == second.upperBound { break }
+                            if grams[j] == key { verify(Int(key)) }
                         }
                     }
                     return
@@ -140,8 +139,7 @@ extension IndexSnapshot {
                 guard first < last else { return }
                 var seen = Set<UInt32>()
                 for c in Int(gramStart[first])..<Int(gramStart[last]) where seen.insert(gramKeys[c]).inserted {
-                    let key = Int(gramKeys[c])
-                    if let offset = Self.offset(of: needleBytes, in: keyBytes, key: key, offsets: offsets) { body(key, offset) }
+                    verify(Int(gramKeys[c]))
                 }
             }
         }

@@ -20,7 +20,7 @@ extension IndexSnapshot {
         let abilities = abilitySlugByID.sorted { $0.key < $1.key }
         w.array(abilities.map(\.key)); w.strings(abilities.map(\.value))
         w.pool(keys); w.array(postingStart); w.array(postings)
-        w.array(nodeChildStart); w.array(nodeDepth); w.array(nodeKeyLow); w.array(nodeKeyHigh)
+        w.array(nodeChildStart); w.array(nodeDepth); w.array(nodeKeyLow); w.array(nodeKeyHigh); w.array(nodeByte)
         w.array(gramCodes); w.array(gramStart); w.array(gramKeys)
         w.array(tops.start); w.array(tops.entries); w.array(tops.distinctDocs)
         w.array(tops.docKeyStart); w.array(tops.docPostings); w.pool(cards.pool)
@@ -55,7 +55,7 @@ extension IndexSnapshot {
               let abilityIDs: [Int32] = r.array(), let abilitySlugs = r.strings(), abilityIDs.count == abilitySlugs.count,
               let keys = r.pool(), let postingStart: [UInt32] = r.array(), let postings: [UInt32] = r.array(),
               let nodeChildStart: [UInt32] = r.array(), let nodeDepth: [UInt16] = r.array(),
-              let nodeKeyLow: [UInt32] = r.array(), let nodeKeyHigh: [UInt32] = r.array(),
+              let nodeKeyLow: [UInt32] = r.array(), let nodeKeyHigh: [UInt32] = r.array(), let nodeByte: [UInt8] = r.array(),
               let gramCodes: [UInt64] = r.array(), let gramStart: [UInt32] = r.array(), let gramKeys: [UInt32] = r.array(),
               let topStart: [UInt32] = r.array(), let topEntries: [UInt32] = r.array(),
               let topDistinct: [UInt32] = r.array(), let docKeyStart: [UInt32] = r.array(), let docPostings: [UInt32] = r.array(), let cards = r.pool(),
@@ -68,7 +68,7 @@ extension IndexSnapshot {
               abilityStart.count == docCount + 1, abilityStart.last.map(Int.init) == abilityRefs.count,
               postingStart.count == keys.count + 1, postingStart.last.map(Int.init) == postings.count,
               nodeChildStart.count == nodeDepth.count + 1, nodeKeyLow.count == nodeDepth.count,
-              nodeKeyHigh.count == nodeDepth.count, gramStart.count == gramCodes.count + 1,
+              nodeKeyHigh.count == nodeDepth.count, nodeByte.count == nodeDepth.count, gramStart.count == gramCodes.count + 1,
               gramStart.last.map(Int.init) == gramKeys.count, slugOrder.count == docCount
         else { return nil }
         let snapshot = IndexSnapshot(
@@ -78,7 +78,7 @@ extension IndexSnapshot {
             colorSlugs: colorSlugs, habitatSlugs: habitatSlugs,
             abilitySlugByID: Dictionary(uniqueKeysWithValues: zip(abilityIDs, abilitySlugs)),
             keys: keys, postingStart: postingStart, postings: postings, nodeChildStart: nodeChildStart,
-            nodeDepth: nodeDepth, nodeKeyLow: nodeKeyLow, nodeKeyHigh: nodeKeyHigh, gramCodes: gramCodes,
+            nodeDepth: nodeDepth, nodeKeyLow: nodeKeyLow, nodeKeyHigh: nodeKeyHigh, nodeByte: nodeByte, gramCodes: gramCodes,
             gramStart: gramStart, gramKeys: gramKeys,
             tops: PrefixTops(start: topStart, entries: topEntries, distinctDocs: topDistinct,
                              docKeyStart: docKeyStart, docPostings: docPostings),

@@ -62,7 +62,7 @@ public enum NumericColumn: Int, CaseIterable, Sendable, Equatable {
 /// keys (children contiguous, each node knowing its key range) serves typo search, and
 /// trigram postings over whole names serve substrings and wildcards.
 public final class IndexSnapshot: Sendable {
-    public static let formatVersion = 4
+    public static let formatVersion = 5
 
     // Documents
     public let docCount: Int
@@ -96,6 +96,9 @@ public final class IndexSnapshot: Sendable {
     public let nodeDepth: [UInt16]
     public let nodeKeyLow: [UInt32]
     public let nodeKeyHigh: [UInt32]
+    /// The first byte of each node's edge (0 for the root): a walk down compares children's
+    /// bytes side by side instead of reading each child's key.
+    public let nodeByte: [UInt8]
 
     // Trigrams over name keys (whole and compact): gram code → keys containing it.
     public let gramCodes: [UInt64]
@@ -116,7 +119,7 @@ public final class IndexSnapshot: Sendable {
          abilityStart: [UInt32], abilityRefs: [UInt16], docColor: [UInt8], docHabitat: [UInt8], numbers: [[Int32]],
          typeSlugs: [String], colorSlugs: [String], habitatSlugs: [String], abilitySlugByID: [Int32: String],
          keys: StringPool, postingStart: [UInt32], postings: [UInt32],
-         nodeChildStart: [UInt32], nodeDepth: [UInt16], nodeKeyLow: [UInt32], nodeKeyHigh: [UInt32],
+         nodeChildStart: [UInt32], nodeDepth: [UInt16], nodeKeyLow: [UInt32], nodeKeyHigh: [UInt32], nodeByte: [UInt8],
          gramCodes: [UInt64], gramStart: [UInt32], gramKeys: [UInt32], tops: PrefixTops, cards: DocCards, slugOrder: [UInt32],
          buildMilliseconds: Double) {
         self.docCount = docCount
@@ -144,6 +147,7 @@ public final class IndexSnapshot: Sendable {
         self.nodeDepth = nodeDepth
         self.nodeKeyLow = nodeKeyLow
         self.nodeKeyHigh = nodeKeyHigh
+        self.nodeByte = nodeByte
         self.gramCodes = gramCodes
         self.gramStart = gramStart
         self.gramKeys = gramKeys
@@ -151,6 +155,16 @@ public final class IndexSnapshot: Sendable {
         self.cards = cards
         self.buildMilliseconds = buildMilliseconds
         self.slugOrder = slugOrder
+    }
+
+    static func nodeBytes(keys: StringPool, childStart: [UInt32], depth: [UInt16], low: [UInt32]) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: depth.count)
+        for parent in 0..<depth.count {
+            for child in Int(childStart[parent])..<Int(childStart[parent + 1]) {
+                bytes[child] = keys.bytes[Int(keys.offsets[Int(low[child])]) + Int(depth[parent])]
+            }
+        }
+        return bytes
     }
 
     static func slugOrder(docKind: [UInt8], slugs: StringPool) -> [UInt32] {
@@ -228,7 +242,7 @@ public final class IndexSnapshot: Sendable {
         total += nameLanguage.count + nameTexts.byteSize + docTypes.count + abilityStart.count * 4 + abilityRefs.count * 2
         total += docColor.count + docHabitat.count + numbers.reduce(0) { $0 + $1.count * 4 }
         total += keys.byteSize + postingStart.count * 4 + postings.count * 4
-        total += nodeChildStart.count * 4 + nodeDepth.count * 2 + nodeKeyLow.count * 4 + nodeKeyHigh.count * 4
+        total += nodeChildStart.count * 4 + nodeDepth.count * 2 + nodeKeyLow.count * 4 + nodeKeyHigh.count * 4 + nodeByte.count
         total += gramCodes.count * 8 + gramStart.count * 4 + gramKeys.count * 4 + tops.byteSize + cards.pool.byteSize
         return total
     }

@@ -226,7 +226,7 @@ public final class SearchEngine: Sendable {
             if scalars.count >= Self.substringMinimum(scalars) {
                 // Names containing the word further in, counted once, unless already in the range.
                 var outside: [Int32] = []
-                index.forEachKeyContaining(scalars, bytes: bytes) { key, position in
+                index.forEachKeyContaining(scalars, bytes: bytes, skipping: keyRange) { key, position in
                     guard position > 0 else { return }
                     for p in index.postingRange(key: key) {
                         let raw = index.postings[p]
@@ -264,12 +264,26 @@ public final class SearchEngine: Sendable {
         let context = MatchContext(index: index, displayLanguage: options.language, languageRestriction: parsed.language,
                                    completion: completion, budget: WorkBudget())
         // The same term twice is matched once.
-        var matched: [String: HitMap] = [:]
-        var deferredTexts = Set<String>()
+        struct TermKey: Hashable {
+            var text: String
+            var shape: Int
+            var language: Int?
+            var negated: Bool
+        }
+        var matched: [TermKey: HitMap] = [:]
+        var deferredTexts = Set<TermKey>()
         for (clause, negated) in parsed.clauses {
             switch clause {
             case .term(let term):
-                let key = "\(term.shape)\u{0}\(term.language ?? -1)\u{0}\(negated)\u{0}\(term.text)"
+                let shape: Int
+                switch term.shape {
+                case .word: shape = 0
+                case .wholeWord: shape = 1
+                case .phrase: shape = 2
+                case .wildcard: shape = 3
+                }
+                // A wildcard's folded text has lost its `*` and `?`: the raw pattern tells them apart.
+                let key = TermKey(text: shape == 3 ? term.raw : term.text, shape: shape, language: term.language, negated: negated)
                 if deferring, !negated, matched[key] == nil, deferredTexts.insert(key).inserted, let words = context.deferrable(term) {
                     deferred.append((slots.count, words.keys, words.postings))
                     slots.append((term, nil))

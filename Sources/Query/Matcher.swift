@@ -175,8 +175,8 @@ struct MatchContext {
         // Substrings of names (three characters; two for non-Latin scripts).
         let scalars = text.unicodeScalars.map(\.value)
         guard scalars.count >= SearchEngine.substringMinimum(scalars) else { return }
-        index.forEachKeyContaining(scalars, bytes: bytes) { key, offset in
-            // Keys starting with the text are the prefix range's, matched above.
+        // Keys starting with the text are the prefix range's, matched above.
+        index.forEachKeyContaining(scalars, bytes: bytes, skipping: range) { key, offset in
             guard offset > 0 else { return }
             let keyStart = index.keys.range(key).lowerBound
             let matchClass: MatchClass = index.keys.bytes[keyStart + offset - 1] == 0x20 ? .laterWordPrefix : .substring
@@ -238,7 +238,8 @@ struct MatchContext {
             if term.shape == .wholeWord && !exact { continue }
             consider(entry, exact ? Self.exactClass[role] : Self.prefixClass[role])
         }
-        guard term.shape == .word, !completion else { return best == .max ? nil : best }
+        // A substring hit is at best a word prefix (class 2) in the display language.
+        guard term.shape == .word, !completion, best >> 8 >= 2 << 1 else { return best == .max ? nil : best }
         let scalars = term.text.unicodeScalars.map(\.value)
         guard scalars.count >= SearchEngine.substringMinimum(scalars) else { return best == .max ? nil : best }
         // Names containing the word further in (keys in `keys` start with it).

@@ -81,6 +81,17 @@ struct PrefixTopsTests {
         #expect(engine.answerFromTops(try QueryParser.parse("pikahcu"), options: SearchOptions(), completion: true) == nil)
     }
 
+    @Test func keyRangesAreTheKeysWithThePrefix() throws {
+        let index = Fixture.engine.index
+        let keys = (0..<index.keys.count).map { Array(index.keys.bytes[index.keys.range($0)]) }
+        for prefix in try Self.prefixes().enumerated().filter({ $0.offset % 97 == 0 }).map(\.element) + ["zzzz", "a", "ピ"] {
+            let bytes = Array(prefix.utf8)
+            let expected = keys.indices.filter { keys[$0].starts(with: bytes) }
+            let range = index.keyRange(prefix: bytes)
+            #expect(Array(range) == expected, "'\(prefix)'")
+        }
+    }
+
     @Test func cardsHoldWhatTheColumnsHold() {
         let index = Fixture.engine.index
         for doc in 0..<index.docCount {
