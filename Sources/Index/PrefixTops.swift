@@ -4,11 +4,13 @@
 /// For every node, `entries` keeps the `capacity` best documents of its key range (all of
 /// them when fewer) in the default display language, as a
 /// one-word query ranks them: `placement << 24 | doc`, smallest first, where placement is the
-/// match class of the document's best name posting in the range (a whole name or its first
-/// word: prefix; a later word: word prefix) and one bit for a name outside the display
-/// language. Field postings are left out (completion never matches fields, and in a search
-/// they rank below every name match). A query equal to a key upgrades that key's whole-name
-/// postings to "exact" itself; that only moves documents up, so the lists stay sufficient.
+/// match class of the document's best posting in the range (a whole name or its first word:
+/// prefix; a later word: word prefix; a type, ability or other field: field) and one bit for
+/// a name outside the display language. Fields rank below every name, so a list's names come
+/// first, and a list with a field in it holds every name of its range (what a completion,
+/// which matches names only, reads). A query equal to a key upgrades that key's whole-name
+/// postings to "exact" itself, and a search adds substring matches; both only move documents
+/// up, so the lists stay sufficient.
 ///
 /// `distinctDocs` counts the documents with any posting (fields included) in the node's
 /// range: a search's total without reading the range. `docPostings` is the forward index:
@@ -40,13 +42,15 @@ public struct PrefixTops: Sendable {
         start.count * 4 + entries.count * 4 + distinctDocs.count * 4 + docKeyStart.count * 4 + docPostings.count * 4
     }
 
+    /// The match class of a field (`MatchClass.field` in Query).
+    static let fieldClass: UInt32 = 4
+
     /// Match class (`MatchClass` raw value) of a key longer than the query, by `KeyRole`.
     static let prefixClass: [UInt32] = [1, 1, 1, 2, 4]
 
-    /// The entry a name posting gives in a list (nil for a field posting).
-    @inline(__always) static func entry(_ posting: UInt32) -> UInt32? {
+    /// The entry a posting gives in a list.
+    @inline(__always) static func entry(_ posting: UInt32) -> UInt32 {
         let role = (posting >> 1) & 7
-        guard role != KeyRole.field.rawValue else { return nil }
         let language = (posting >> 4) & 15
         let miss: UInt32 = language == Posting.noLanguage || language == Self.language ? 0 : 1
         return (prefixClass[Int(role)] << 1 | miss) << 24 | posting >> 8
@@ -73,9 +77,7 @@ public struct PrefixTops: Sendable {
                 counts[node] = distinct
                 candidates.removeAll(keepingCapacity: true)
                 if keys.length(first) == Int(depth[node]) {
-                    for p in Int(postingStart[first])..<Int(postingStart[first + 1]) {
-                        if let entry = entry(postings[p]) { candidates.append(entry) }
-                    }
+                    for p in Int(postingStart[first])..<Int(postingStart[first + 1]) { candidates.append(entry(postings[p])) }
                 }
                 for child in Int(childStart[node])..<Int(childStart[node + 1]) { candidates += lists[child] }
                 candidates.sort()
@@ -126,6 +128,14 @@ public struct PrefixTops: Sendable {
             if Int(docPostings[mid] >> 8) < key { lowIndex = mid + 1 } else { highIndex = mid }
         }
         return lowIndex
+    }
+
+    /// The entries of a node's list that are names (they come before the fields).
+    public func names(_ node: Int) -> Range<Int> {
+        let list = Int(start[node])..<Int(start[node + 1])
+        var end = list.lowerBound
+        while end < list.upperBound && entries[end] >> 25 < Self.fieldClass { end += 1 }
+        return list.lowerBound..<end
     }
 
     /// Whether `doc` has a posting on a key in `keys`.

@@ -178,12 +178,14 @@ public final class SearchEngine: Sendable {
         return RankedWindow(window: window, total: total, positives: positives)
     }
 
-    /// A one-word query (the word being typed) answered from the best-first lists the trie's
-    /// large nodes carry: the window without reading the key range; for a search, the total
-    /// from the node's document count plus the substring matches outside the range. Nil
-    /// when the lists cannot answer exactly (another display language, kinds, sorting,
-    /// explanations, a page past the lists, a small range: ranked in full instead, cheaply).
-    /// A completion's total is not counted (completions show only their window).
+    /// A one-word query (the word being typed) answered from the best-first list of the trie
+    /// node it leads to, without reading the key range: the list's documents, the exact key's
+    /// whole names upgraded, and for a search the names containing the word further in; the
+    /// total from the node's document count plus those substring matches outside the range.
+    /// Nil when the list cannot answer exactly (another display language, kinds, sorting,
+    /// explanations, a page past the list, no key starting with the word: then typos and
+    /// transliteration are the full ranking's). A completion's total is not counted
+    /// (completions show only their window).
     func answerFromTops(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) -> RankedWindow? {
         guard options.sort == .relevance, !options.explain, options.kinds.isEmpty, parsed.language == nil,
               UInt32(options.language) == PrefixTops.language, parsed.clauses.count == 1, !parsed.clauses[0].negated,
@@ -194,47 +196,47 @@ public final class SearchEngine: Sendable {
         let bytes = Array(term.text.utf8)
         let tops = index.tops
         guard wanted <= PrefixTops.capacity, let node = index.prefixNode(bytes) else { return nil }
-        let listRange = Int(tops.start[node])..<Int(tops.start[node + 1])
-        // A list shorter than its capacity holds every name match of the range: all a
-        // completion shows; a search would go on to substrings and fields.
-        guard !listRange.isEmpty, listRange.count >= wanted || (completion && listRange.count < PrefixTops.capacity) else { return nil }
+        let list = Int(tops.start[node])..<Int(tops.start[node + 1])
+        var entries: [UInt32]
+        if completion {
+            // Names only. A list ending in fields, or not full, holds every name of the range.
+            let names = tops.names(node)
+            guard !names.isEmpty, names.count >= wanted || names.count < PrefixTops.capacity else { return nil }
+            entries = Array(tops.entries[names])
+        } else {
+            entries = Array(tops.entries[list])
+        }
+        let listed = entries.count
         let keyRange = Int(index.nodeKeyLow[node])..<Int(index.nodeKeyHigh[node])
-        var entries = Array(tops.entries[listRange])
         if index.keys.length(keyRange.lowerBound) == bytes.count {
             // The key equal to the word: its whole names are exact matches.
             for p in index.postingRange(key: keyRange.lowerBound) {
                 let raw = index.postings[p]
                 let role = (raw >> 1) & 7
                 guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
-                let language = (raw >> 4) & 15
-                let miss: UInt32 = language == Posting.noLanguage || language == PrefixTops.language ? 0 : 1
-                entries.append(miss << 24 | raw >> 8)
+                entries.append(Self.listEntry(MatchClass.exact, raw))
             }
-            entries.sort()
-        }
-        var window: [(key: UInt64, doc: Int)] = []
-        window.reserveCapacity(wanted)
-        for entry in entries where window.count < wanted {
-            let doc = Int(entry & 0xFF_FFFF)
-            if window.contains(where: { $0.doc == doc }) { continue } // a document's best entry comes first
-            window.append((UInt64(entry >> 24) << 40 | UInt64(doc), doc))
         }
         var total = 0
         if !completion {
             total = Int(tops.distinctDocs[node])
             let scalars = term.text.unicodeScalars.map(\.value)
             if scalars.count >= Self.substringMinimum(scalars) {
-                // Names containing the word further in, counted once, unless already in the range.
+                // Names containing the word further in: ranked with the list (a document
+                // listed for a field may rank higher by such a name), and counted once unless
+                // already in the range.
                 var outside: [Int32] = []
                 index.forEachKeyContaining(scalars, bytes: bytes, skipping: keyRange) { key, position in
                     guard position > 0 else { return }
+                    let matchClass: MatchClass = index.keys.bytes[index.keys.range(key).lowerBound + position - 1] == 0x20
+                        ? .laterWordPrefix : .substring
                     for p in index.postingRange(key: key) {
                         let raw = index.postings[p]
                         let role = (raw >> 1) & 7
+                        guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
+                        entries.append(Self.listEntry(matchClass, raw))
                         let doc = Int(raw >> 8)
-                        guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue,
-                              !tops.hasKey(doc, in: keyRange) else { continue }
-                        outside.append(Int32(doc))
+                        if !tops.hasKey(doc, in: keyRange) { outside.append(Int32(doc)) }
                     }
                 }
                 if !outside.isEmpty {
@@ -243,7 +245,22 @@ public final class SearchEngine: Sendable {
                 }
             }
         }
+        if entries.count > listed { entries.sort() }
+        var window: [(key: UInt64, doc: Int)] = []
+        window.reserveCapacity(wanted)
+        for entry in entries where window.count < wanted {
+            let doc = Int(entry & 0xFF_FFFF)
+            if window.contains(where: { $0.doc == doc }) { continue } // a document's best entry comes first
+            window.append((UInt64(entry >> 24) << 40 | UInt64(doc), doc))
+        }
         return RankedWindow(window: window.dropFirst(offset), total: total)
+    }
+
+    /// A posting as a list entry (`placement << 24 | doc`) of a given match class.
+    @inline(__always) static func listEntry(_ matchClass: MatchClass, _ posting: UInt32) -> UInt32 {
+        let language = (posting >> 4) & 15
+        let miss: UInt32 = language == Posting.noLanguage || language == PrefixTops.language ? 0 : 1
+        return (UInt32(matchClass.rawValue) << 1 | miss) << 24 | posting >> 8
     }
 
     /// Substrings are matched from three scalars (two for scripts other than Latin, whose

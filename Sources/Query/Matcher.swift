@@ -207,7 +207,7 @@ struct MatchContext {
         let postings = Int(index.postingStart[keys.upperBound] - index.postingStart[keys.lowerBound])
         if namesOnly(term) {
             // The range must hold a name (the lists leave fields out).
-            guard let node = index.prefixNode(bytes), index.tops.start[node] < index.tops.start[node + 1] else { return nil }
+            guard let node = index.prefixNode(bytes), !index.tops.names(node).isEmpty else { return nil }
         }
         return (keys, postings)
     }
