@@ -221,6 +221,7 @@ struct TypoSearch {
         let low: UnsafePointer<UInt32>
         let high: UnsafePointer<UInt32>
         let childStart: UnsafePointer<UInt32>
+        let firstByte: UnsafePointer<UInt8>
     }
 
     struct Walk {
@@ -277,6 +278,18 @@ struct TypoSearch {
                 if minimum > maxEdits || minimum >= best { return }
             }
             for child in Int(trie.childStart[node])..<Int(trie.childStart[node + 1]) {
+                if pending == 0 {
+                    // A child whose first byte is a whole scalar is tried on that byte (kept
+                    // beside its siblings') before its key is read: most children end there.
+                    let byte = trie.firstByte[child]
+                    if byte < 0x80 {
+                        guard scalars < maxDepth else { return }
+                        let (minimum, _) = step(scalars: scalars, scalar: UInt32(byte))
+                        if minimum > maxEdits || minimum >= best { continue }
+                    } else if asciiOnly {
+                        continue
+                    }
+                }
                 visit(node: child, from: depth, scalars: scalars, partial: partial, pending: pending, best: best)
             }
         }
@@ -339,14 +352,16 @@ struct TypoSearch {
                     index.nodeKeyLow.withUnsafeBufferPointer { low in
                         index.nodeKeyHigh.withUnsafeBufferPointer { high in
                             index.nodeChildStart.withUnsafeBufferPointer { childStart in
+                              index.nodeByte.withUnsafeBufferPointer { firstByte in
                                 let trie = Trie(bytes: bytes.baseAddress!, offsets: offsets.baseAddress!,
                                                 depth: depth.baseAddress!, low: low.baseAddress!, high: high.baseAddress!,
-                                                childStart: childStart.baseAddress!)
+                                                childStart: childStart.baseAddress!, firstByte: firstByte.baseAddress!)
                                 var walk = Walk(trie: trie, term: term, length: term.count, maxEdits: maxEdits,
                                                 asciiOnly: asciiOnly, asciiMasks: asciiMasks, states: states, path: path,
                                                 maxDepth: maxDepth, budget: steps)
                                 walk.visit(node: 0, from: 0, scalars: 0, partial: 0, pending: 0, best: Int.max)
                                 return (walk.found, walk.budget)
+                              }
                             }
                         }
                     }

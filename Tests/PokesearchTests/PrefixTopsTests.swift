@@ -160,3 +160,65 @@ struct DeferredWordTests {
         #expect(compared > 2_500)
     }
 }
+
+/// The typo search over the trie against a brute force over every key: the keys a term
+/// finds within its edit budget, and at what distance, must be exactly the keys having a
+/// prefix within that many edits (optimal string alignment: transpositions count 1).
+@Suite("Typo search")
+struct TypoSearchTests {
+    /// Fewest edits turning some prefix of `key` into `term`, or nil past `budget`.
+    static func prefixDistance(_ key: [UInt32], _ term: [UInt32], budget: Int) -> Int? {
+        let m = term.count
+        var previous2 = [Int](repeating: 0, count: m + 1)
+        var previous = Array(0...m)
+        var best = previous[m]
+        for i in 1...max(1, key.count) where i <= key.count {
+            var current = [Int](repeating: 0, count: m + 1)
+            current[0] = i
+            for j in 1...m {
+                let cost = key[i - 1] == term[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, key[i - 1] == term[j - 2], key[i - 2] == term[j - 1] {
+                    current[j] = min(current[j], previous2[j - 2] + 1)
+                }
+            }
+            best = min(best, current[m])
+            if current.min()! > budget { break }
+            (previous2, previous) = (previous, current)
+        }
+        return best <= budget ? best : nil
+    }
+
+    @Test func trieWalkFindsWhatABruteForceFinds() throws {
+        let index = Fixture.engine.index
+        let keys = (0..<index.keys.count).map { index.keyString($0).unicodeScalars.map(\.value) }
+        var generator = DifferentialTests.Generator(state: 4242)
+        let words = ["pikachu", "charizard", "garchomp", "bulbasaur", "thunderbolt", "leftovers", "levitate", "ピカチュウ", "피카츄"]
+        for (n, word) in words.enumerated() {
+            var scalars = word.unicodeScalars.map(\.value)
+            // One edit at a seeded place: substitute, delete, insert or transpose.
+            let at = generator.below(scalars.count - 1)
+            switch n % 4 {
+            case 0: scalars[at] = 0x78
+            case 1: scalars.remove(at: at)
+            case 2: scalars.insert(0x65, at: at)
+            default: scalars.swapAt(at, at + 1)
+            }
+            for maxEdits in [1, 2] {
+                var steps = Int.max
+                var found: [Int: Int] = [:]
+                for (range, distance) in index.typoMatches(scalars, maxEdits: maxEdits, steps: &steps) {
+                    for key in range { found[key] = min(found[key] ?? .max, distance) }
+                }
+                let asciiOnly = scalars.allSatisfy { $0 < 0x80 }
+                var expected: [Int: Int] = [:]
+                for (key, keyScalars) in keys.enumerated() {
+                    // An ASCII term is compared with the ASCII part of a key that starts the key.
+                    let comparable = asciiOnly ? Array(keyScalars.prefix { $0 < 0x80 }) : keyScalars
+                    if let distance = Self.prefixDistance(comparable, scalars, budget: maxEdits) { expected[key] = distance }
+                }
+                #expect(found == expected, "'\(String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init))))' within \(maxEdits): \(found.count) found, \(expected.count) expected")
+            }
+        }
+    }
+}
