@@ -239,12 +239,17 @@ public enum QueryParser {
     /// A control character other than tab, newline and carriage return.
     @inline(__always) static func isForbiddenControl(_ c: Unicode.Scalar) -> Bool {
         if c.value < 0x80 { return (c.value < 0x20 && c.value != 0x09 && c.value != 0x0A && c.value != 0x0D) || c.value == 0x7F }
-        return c.properties.generalCategory == .control
+        return !isCommonLetter(c.value) && c.properties.generalCategory == .control
     }
 
     @inline(__always) static func isWhitespace(_ c: Unicode.Scalar) -> Bool {
         if c.value < 0x80 { return c.value == 0x20 || (0x09...0x0D).contains(c.value) }
-        return c.properties.isWhitespace
+        return !isCommonLetter(c.value) && c.properties.isWhitespace
+    }
+
+    /// Accented Latin letters, kana, hangul syllables and common han: letters, no lookup needed.
+    @inline(__always) static func isCommonLetter(_ v: UInt32) -> Bool {
+        (0xC0...0x24F).contains(v) || (0x3041...0x30FF).contains(v) || (0xAC00...0xD7A3).contains(v) || (0x4E00...0x9FFF).contains(v)
     }
 
     static func clause(_ text: String, quoted: Bool, position: Int, query: inout ParsedQuery) throws -> Clause? {

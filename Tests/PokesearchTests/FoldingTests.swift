@@ -1,4 +1,4 @@
-import Folding
+@testable import Folding
 import Testing
 
 @Suite("Folding")
@@ -57,6 +57,23 @@ struct FoldingTests {
     @Test(arguments: transliterations)
     func transliterates(_ raw: String, _ latin: String?) {
         #expect(Folding.transliterate(raw) == latin)
+    }
+
+    /// Folding a character at a time must give exactly what ICU gives, for every name of
+    /// the corpus it takes, and for the characters around the edges of its ranges.
+    @Test func foldingByCharacterEqualsICU() throws {
+        let table = try Fixture.corpusTables.table("names")
+        let column = try table.index(of: "name", in: "names.tsv")
+        var edges = (0xA0...0x2FF).compactMap(Unicode.Scalar.init).map { "x\(String($0))y \(String($0))" }
+        edges += [0x3040, 0x3041, 0x3096, 0x3097, 0x3099, 0x309B, 0x30A0, 0x30A1, 0x30FA, 0x30FB, 0x30FC, 0x30FD, 0xAC00, 0xD7A3,
+                  0x4E00, 0x9FEF, 0x2018, 0x2019, 0x2BC, 0xB4, 0x2640].compactMap(Unicode.Scalar.init).map { "a\(String($0))ガ" }
+        var byCharacter = 0
+        for text in table.rows.map({ $0[column] }) + edges + ["Pokémon Épée", "ポケモン　センター", "ぽけもん", "Ｐｏｋｅ", "Flabébé"] {
+            guard let folded = Folding.foldByScalar(text) else { continue }
+            #expect(folded == Folding.foldWithICU(text), "'\(text)'")
+            byCharacter += 1
+        }
+        #expect(byCharacter > 30_000)
     }
 
     @Test func katakanaAndHiraganaFoldToOneKey() {
