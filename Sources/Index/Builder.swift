@@ -1,4 +1,5 @@
 import Corpus
+import Dispatch
 import Folding
 import Glibc
 
@@ -21,9 +22,47 @@ public struct IndexInput: Sendable {
 public enum IndexBuilder {
     public static func build(_ input: IndexInput) -> IndexSnapshot {
         let start = monotonicSeconds()
+        let docCount = input.entities.count
+        // In two phases of two independent halves, one per core: the key space beside the
+        // documents' facts, then the trigrams beside the trie's lists.
+        let (keyIndex, documents) = inParallel({ KeyIndexBuilder.build(names: input.names, fields: input.fields, docCount: docCount) },
+                                               { documentFacts(input) })
+        let (grams, trieLists) = inParallel({
+            KeyIndexBuilder.buildTrigrams(keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings)
+        }, {
+            (PrefixTops.build(keys: keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings,
+                              childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,
+                              high: keyIndex.nodeKeyHigh, docCount: docCount),
+             IndexSnapshot.nodeBytes(keys: keyIndex.keys, childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth,
+                                     low: keyIndex.nodeKeyLow))
+        })
+        let d = documents
+        return IndexSnapshot(
+            docCount: docCount, docKind: d.docKind, docID: d.docID, docFlags: d.docFlags,
+            slugs: d.slugs, nameStart: d.nameStart, nameLanguage: d.nameLanguage,
+            nameTexts: d.nameTexts, docTypes: d.docTypes, abilityStart: d.abilityStart, abilityRefs: d.abilityRefs,
+            docColor: d.docColor, docHabitat: d.docHabitat, numbers: d.numbers, typeSlugs: d.typeSlugs, colorSlugs: d.colorSlugs,
+            habitatSlugs: d.habitatSlugs, abilitySlugByID: d.abilitySlugByID, keys: keyIndex.keys,
+            postingStart: keyIndex.postingStart, postings: keyIndex.postings, nodeChildStart: keyIndex.nodeChildStart,
+            nodeDepth: keyIndex.nodeDepth, nodeKeyLow: keyIndex.nodeKeyLow, nodeKeyHigh: keyIndex.nodeKeyHigh,
+            nodeByte: trieLists.1, gramCodes: grams.codes, gramStart: grams.start, gramKeys: grams.keys,
+            tops: trieLists.0, cards: d.cards, slugOrder: d.slugOrder,
+            buildMilliseconds: (monotonicSeconds() - start) * 1000)
+    }
+
+    /// Everything about the documents themselves: kinds, ids, flags, types, abilities,
+    /// numbers, display names, slugs, cards.
+    struct DocumentFacts {
+        var docKind: [UInt8], docID: [Int32], docFlags: [UInt8], docTypes: [UInt8], docColor: [UInt8], docHabitat: [UInt8]
+        var abilityStart: [UInt32], abilityRefs: [UInt16], numbers: [[Int32]]
+        var typeSlugs: [String], colorSlugs: [String], habitatSlugs: [String], abilitySlugByID: [Int32: String]
+        var nameStart: [UInt32], nameLanguage: [UInt8], nameTexts: StringPool, slugs: StringPool
+        var cards: DocCards, slugOrder: [UInt32]
+    }
+
+    static func documentFacts(_ input: IndexInput) -> DocumentFacts {
         let corpus = input.corpus
         let docCount = input.entities.count
-
         // Documents and their facts.
         let typeSlugs = corpus.types.map(\.slug)
         let typeIndex = Dictionary(uniqueKeysWithValues: typeSlugs.enumerated().map { ($1, UInt8($0)) })
@@ -113,31 +152,34 @@ public enum IndexBuilder {
             nameStart.append(UInt32(nameLanguage.count))
         }
 
-        let keyIndex = KeyIndexBuilder.build(names: input.names, fields: input.fields, docCount: docCount)
         var abilitySlugByID: [Int32: String] = [:]
         for ability in corpus.abilities { abilitySlugByID[Int32(ability.id)] = ability.slug }
-
         let slugs = StringPool(input.entities.map(\.slug))
         let nameTexts = StringPool(nameStrings)
-        return IndexSnapshot(
-            docCount: docCount, docKind: docKind, docID: docID, docFlags: docFlags,
-            slugs: slugs, nameStart: nameStart, nameLanguage: nameLanguage,
-            nameTexts: nameTexts, docTypes: docTypes, abilityStart: abilityStart, abilityRefs: abilityRefs,
-            docColor: docColor, docHabitat: docHabitat, numbers: numbers, typeSlugs: typeSlugs, colorSlugs: colorSlugs,
-            habitatSlugs: habitatSlugs, abilitySlugByID: abilitySlugByID, keys: keyIndex.keys,
-            postingStart: keyIndex.postingStart, postings: keyIndex.postings, nodeChildStart: keyIndex.nodeChildStart,
-            nodeDepth: keyIndex.nodeDepth, nodeKeyLow: keyIndex.nodeKeyLow, nodeKeyHigh: keyIndex.nodeKeyHigh,
-            nodeByte: IndexSnapshot.nodeBytes(keys: keyIndex.keys, childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth,
-                                              low: keyIndex.nodeKeyLow),
-            gramCodes: keyIndex.gramCodes, gramStart: keyIndex.gramStart, gramKeys: keyIndex.gramKeys,
-            tops: PrefixTops.build(keys: keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings,
-                                   childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,
-                                   high: keyIndex.nodeKeyHigh, docCount: docCount),
+        return DocumentFacts(
+            docKind: docKind, docID: docID, docFlags: docFlags, docTypes: docTypes, docColor: docColor, docHabitat: docHabitat,
+            abilityStart: abilityStart, abilityRefs: abilityRefs, numbers: numbers, typeSlugs: typeSlugs, colorSlugs: colorSlugs,
+            habitatSlugs: habitatSlugs, abilitySlugByID: abilitySlugByID, nameStart: nameStart, nameLanguage: nameLanguage,
+            nameTexts: nameTexts, slugs: slugs,
             cards: DocCards.build(docKind: docKind, docID: docID, docTypes: docTypes, slugs: slugs, nameStart: nameStart,
                                   nameLanguage: nameLanguage, nameTexts: nameTexts),
-            slugOrder: IndexSnapshot.slugOrder(docKind: docKind, slugs: slugs),
-            buildMilliseconds: (monotonicSeconds() - start) * 1000)
+            slugOrder: IndexSnapshot.slugOrder(docKind: docKind, slugs: slugs))
     }
+}
+
+/// Runs two independent pieces of work at once, the second on another thread, and returns
+/// both results.
+func inParallel<A, B>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
+    let a = ParallelResult<A>(), b = ParallelResult<B>()
+    DispatchQueue.concurrentPerform(iterations: 2) { part in
+        if part == 0 { a.value = first() } else { b.value = second() }
+    }
+    return (a.value!, b.value!)
+}
+
+/// One result of `inParallel`: written by one thread, read once both are done.
+private final class ParallelResult<T>: @unchecked Sendable {
+    var value: T?
 }
 
 /// Trigram codes: three Unicode scalars (21 bits each) in one integer, so that all grams

@@ -2,8 +2,8 @@ import Corpus
 import Folding
 import Glibc
 
-/// The key space of the index: sorted keys, their postings, the radix trie over them and
-/// the trigram postings over whole names.
+/// The key space of the index: sorted keys, their postings and the radix trie over them
+/// (the trigram postings over whole names are built from it, beside the trie's lists).
 struct KeyIndex {
     var keys: StringPool
     var postingStart: [UInt32]
@@ -12,9 +12,6 @@ struct KeyIndex {
     var nodeDepth: [UInt16]
     var nodeKeyLow: [UInt32]
     var nodeKeyHigh: [UInt32]
-    var gramCodes: [UInt64]
-    var gramStart: [UInt32]
-    var gramKeys: [UInt32]
 }
 
 enum KeyIndexBuilder {
@@ -107,10 +104,8 @@ enum KeyIndexBuilder {
         let keys = StringPool(bytes: keyBytes, offsets: keyOffsets)
 
         let trie = buildTrie(keys)
-        let grams = buildTrigrams(keys, postingStart: postingStart, postings: postings)
         return KeyIndex(keys: keys, postingStart: postingStart, postings: postings, nodeChildStart: trie.childStart,
-                        nodeDepth: trie.depth, nodeKeyLow: trie.low, nodeKeyHigh: trie.high,
-                        gramCodes: grams.codes, gramStart: grams.start, gramKeys: grams.keys)
+                        nodeDepth: trie.depth, nodeKeyLow: trie.low, nodeKeyHigh: trie.high)
     }
 
     /// A radix trie over sorted keys, breadth first so that each node's children are
