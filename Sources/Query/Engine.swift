@@ -103,16 +103,19 @@ public struct Suggestion: Sendable, Equatable {
     public var slug: String
 }
 
-/// Answers queries over one immutable index snapshot. Thread-safe: holds no mutable state.
+/// Answers queries over one immutable index snapshot. Thread-safe: its only mutable state
+/// is the pool of reusable hit maps, behind a lock.
 public final class SearchEngine: Sendable {
     public let index: IndexSnapshot
 
     /// Every document number, the candidates of a query with filters only.
     private let allDocs: [Int32]
+    private let hitMaps: HitMapPool
 
     public init(index: IndexSnapshot) {
         self.index = index
         allDocs = Array(0..<Int32(index.docCount))
+        hitMaps = HitMapPool(docCount: index.docCount)
     }
 
     public func search(_ query: String, options: SearchOptions = SearchOptions()) throws -> SearchResponse {
@@ -142,6 +145,7 @@ public final class SearchEngine: Sendable {
         parsed.clauses = marked
         if parsed.isEmpty { return [] }
         let ranked = try evaluate(parsed, options: options, completion: true)
+        defer { ranked.maps?.release() }
         return ranked.window.map { suggestion(doc: $0.doc, language: language) }
     }
 
@@ -153,10 +157,13 @@ public final class SearchEngine: Sendable {
         var window: ArraySlice<(key: UInt64, doc: Int)>
         var total: Int
         var positives: [(term: Term, hits: HitMap)] = []
+        /// The hit maps the query leased (the positives' among them), given back once read.
+        var maps: HitMapLease?
     }
 
     func search(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) throws -> SearchResponse {
         let ranked = try evaluate(parsed, options: options, completion: completion)
+        defer { ranked.maps?.release() }
         return SearchResponse(results: results(ranked.window, positives: ranked.positives, options: options), total: ranked.total)
     }
 
@@ -165,7 +172,8 @@ public final class SearchEngine: Sendable {
             throw QueryError("nothing to search for: give a name, a word or a filter", position: 0, part: "")
         }
         if let answer = answerFromTops(parsed, options: options, completion: completion) { return answer }
-        let (ranked, positives) = try rank(parsed, options: options, completion: completion)
+        let maps = hitMaps.lease()
+        let (ranked, positives) = try rank(parsed, options: options, completion: completion, maps: maps)
         let total = ranked.count
         let limit = max(0, min(options.limit, SearchOptions.maxLimit))
         let offset = max(0, min(options.offset, SearchOptions.maxOffset))
@@ -175,7 +183,7 @@ public final class SearchEngine: Sendable {
         } else {
             window = sortByField(ranked, options).dropFirst(offset).prefix(limit)
         }
-        return RankedWindow(window: window, total: total, positives: positives)
+        return RankedWindow(window: window, total: total, positives: positives, maps: maps)
     }
 
     /// A one-word query (the word being typed) answered from the best-first list of the trie
@@ -270,7 +278,7 @@ public final class SearchEngine: Sendable {
     /// Every matching document with its ranking key (smallest first once sorted), and the
     /// terms' hits (for explanations). `deferring` off matches every term in full (tests
     /// compare the two ways).
-    func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, deferring: Bool = true) throws
+    func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, deferring: Bool = true, maps: HitMapLease? = nil) throws
         -> (ranked: [(key: UInt64, doc: Int)], positives: [(term: Term, hits: HitMap)]) {
         // Positive terms in query order; a deferred word's hits are filled in below.
         var slots: [(term: Term, hits: HitMap?)] = []
@@ -279,7 +287,7 @@ public final class SearchEngine: Sendable {
         var filters: [(ResolvedFilter, Bool)] = []
         var kinds = options.kinds
         let context = MatchContext(index: index, displayLanguage: options.language, languageRestriction: parsed.language,
-                                   completion: completion, budget: WorkBudget())
+                                   completion: completion, budget: WorkBudget(), maps: maps ?? hitMaps.lease())
         // The same term twice is matched once.
         struct TermKey: Hashable {
             var text: String
@@ -318,7 +326,7 @@ public final class SearchEngine: Sendable {
                 }
                 if negated { excluded.append(hits) } else { slots.append((term, hits)) }
             case .id(let id, _):
-                let hits = HitMap(docCount: index.docCount)
+                let hits = context.maps.newMap()
                 for doc in 0..<index.docCount where Int(index.docID[doc]) == id {
                     hits.record(doc, Hit(typos: 0, matchClass: .exact, posting: Posting(doc: doc, language: Posting.noLanguage, role: .whole, transliterated: false), displayLanguage: options.language))
                 }
@@ -358,7 +366,7 @@ public final class SearchEngine: Sendable {
             }
             let term = slots[word.slot].term
             let bytes = Array(term.text.utf8)
-            let hits = HitMap(docCount: index.docCount)
+            let hits = context.maps.newMap()
             for doc in candidates {
                 if let raw = context.wordHit(term, bytes: bytes, keys: word.keys, doc: doc) { hits.record(doc, Hit(raw: raw)) }
             }

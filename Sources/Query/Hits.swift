@@ -1,4 +1,5 @@
 import Index
+import Synchronization
 
 /// How a term matched a document, ranked by the contract's buckets. Smaller is better.
 public enum MatchClass: Int, Sendable, Comparable, CaseIterable {
@@ -45,8 +46,9 @@ public struct Hit: Sendable, Equatable {
 
 /// The best hit per document for one term: a dense array (documents are few) plus the
 /// list of documents touched, so that building and reading are both O(hits). A class over
-/// raw memory: the hot loops read it without copies or exclusivity checks.
-final class HitMap {
+/// raw memory: the hot loops read it without copies or exclusivity checks. One query owns a
+/// map at a time (the pool hands it from one query to the next), hence the unchecked Sendable.
+final class HitMap: @unchecked Sendable {
     let best: UnsafeMutablePointer<UInt32>
     private let touched: UnsafeMutablePointer<Int32>
     private(set) var count = 0
@@ -61,6 +63,12 @@ final class HitMap {
     deinit {
         best.deallocate()
         touched.deallocate()
+    }
+
+    /// Empties the map for reuse, in O(documents hit).
+    func clear() {
+        for i in 0..<count { best[Int(touched[i])] = .max }
+        count = 0
     }
 
     @inline(__always) func record(_ doc: Int, _ hit: Hit) {
@@ -83,4 +91,49 @@ final class HitMap {
     }
 
     var isEmpty: Bool { count == 0 }
+}
+
+/// Hit maps kept for reuse: a map is a document-sized array (20 KB for the bundled corpus)
+/// that a query would otherwise allocate and fill for each term, and only a few documents
+/// are touched. A query leases maps and gives them all back when its results are read.
+final class HitMapPool: Sendable {
+    private let docCount: Int
+    private let idle = Mutex<[HitMap]>([])
+    /// Maps kept idle at most (a burst of concurrent queries frees the rest).
+    static let capacity = 64
+
+    init(docCount: Int) { self.docCount = docCount }
+
+    func lease() -> HitMapLease { HitMapLease(pool: self) }
+
+    fileprivate func take() -> HitMap {
+        idle.withLock { $0.popLast() } ?? HitMap(docCount: docCount)
+    }
+
+    fileprivate func giveBack(_ maps: [HitMap]) {
+        for map in maps { map.clear() }
+        idle.withLock { idle in
+            idle.append(contentsOf: maps.prefix(max(0, Self.capacity - idle.count)))
+        }
+    }
+}
+
+/// The maps one query took from the pool.
+final class HitMapLease {
+    private let pool: HitMapPool
+    private var taken: [HitMap] = []
+
+    fileprivate init(pool: HitMapPool) { self.pool = pool }
+
+    func newMap() -> HitMap {
+        let map = pool.take()
+        taken.append(map)
+        return map
+    }
+
+    /// Gives every map back; none may be read afterwards.
+    func release() {
+        pool.giveBack(taken)
+        taken.removeAll()
+    }
 }

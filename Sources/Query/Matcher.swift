@@ -55,6 +55,8 @@ struct MatchContext {
     /// are whole words, matched against fields too: "fire char" suggests Charizard).
     let completion: Bool
     let budget: WorkBudget
+    /// Where the query's hit maps come from (and go back to once its results are read).
+    let maps: HitMapLease
 
     /// Wildcard patterns without three letters in a row may scan a prefix range of keys;
     /// past this many keys the pattern is refused as too broad.
@@ -63,7 +65,7 @@ struct MatchContext {
     /// A term's hits: in its own script first; failing that, within the typo budget;
     /// failing that (non-Latin text), through its Latin transliteration.
     func match(_ term: Term, allowTypos: Bool) throws -> HitMap {
-        let hits = HitMap(docCount: index.docCount)
+        let hits = maps.newMap()
         let restriction = term.language ?? languageRestriction
         switch term.shape {
         case .word, .wholeWord, .phrase:
@@ -93,7 +95,7 @@ struct MatchContext {
     /// Whole names that equal (or start with) the terms of a query read as one phrase:
     /// "poke ball" as two terms still ranks the Poké Ball, whose whole name it is, first.
     func phraseHits(_ terms: [Term]) -> HitMap {
-        let hits = HitMap(docCount: index.docCount)
+        let hits = maps.newMap()
         let phrase = terms.map(\.text).joined(separator: " ")
         matchText(phrase, phrase: true, wholeWord: true, namesOnly: true, restriction: languageRestriction,
                   queryTransliterated: false, into: hits)

@@ -159,6 +159,17 @@ struct DeferredWordTests {
         }
         #expect(compared > 2_500)
     }
+
+    /// Hit maps go back to a pool after each query: a map reused must answer as a new one.
+    @Test func reusedHitMapsAnswerAsNewOnes() throws {
+        let shared = SearchEngine(index: Fixture.engine.index)
+        let queries = Array(try Self.queries().prefix(300)) + ["fier dragon", "type:fire -flying", "pikahcu", "*meleon", "25"]
+        for query in queries + queries {
+            let fresh = SearchEngine(index: Fixture.engine.index)
+            let reused = (try? shared.search(query))?.results.map(\.doc)
+            #expect(reused == (try? fresh.search(query))?.results.map(\.doc), "'\(query)'")
+        }
+    }
 }
 
 /// The typo search over the trie against a brute force over every key: the keys a term
