@@ -110,11 +110,21 @@ public final class SearchEngine: Sendable {
 
     /// Every document number, the candidates of a query with filters only.
     private let allDocs: [Int32]
+    /// The documents of each type, in document order: a type filter's candidates without a
+    /// scan of every document.
+    private let docsByType: [[Int32]]
     private let hitMaps: HitMapPool
 
     public init(index: IndexSnapshot) {
         self.index = index
         allDocs = Array(0..<Int32(index.docCount))
+        var byType = [[Int32]](repeating: [], count: index.typeSlugs.count)
+        for doc in 0..<index.docCount {
+            let first = index.docTypes[doc * 2], second = index.docTypes[doc * 2 + 1]
+            if first != 255 { byType[Int(first)].append(Int32(doc)) }
+            if second != 255 && second != first { byType[Int(second)].append(Int32(doc)) }
+        }
+        docsByType = byType
         hitMaps = HitMapPool(docCount: index.docCount)
     }
 
@@ -461,7 +471,14 @@ public final class SearchEngine: Sendable {
     func intersect(_ maps: [HitMap], excluded: [HitMap], filters: [(ResolvedFilter, Bool)], kindMask: Int,
                    context: MatchContext, favourites: Set<Int>) -> [Int] {
         let ordered = maps.sorted { $0.count < $1.count }
-        var docs: [Int32] = ordered.first.map { Array($0.docs) } ?? allDocs
+        var docs: [Int32]
+        if let smallest = ordered.first {
+            docs = Array(smallest.docs)
+        } else {
+            // Filters only: the smallest type asked for, else every document.
+            docs = allDocs
+            for case (.type(let type), false) in filters where docsByType[Int(type)].count < docs.count { docs = docsByType[Int(type)] }
+        }
         if kindMask != 0 {
             index.docKind.withUnsafeBufferPointer { kinds in docs.removeAll { kindMask & (1 << Int(kinds[Int($0)])) == 0 } }
         }

@@ -92,6 +92,21 @@ struct PrefixTopsTests {
         }
     }
 
+    /// Type filters start from the type's own documents: the same documents a scan finds.
+    @Test func typeFiltersFindEveryDocumentOfTheType() throws {
+        let index = Fixture.engine.index
+        var options = SearchOptions()
+        options.limit = SearchOptions.maxLimit
+        for (t, slug) in index.typeSlugs.enumerated() {
+            let expected = (0..<index.docCount).filter { index.docTypes[$0 * 2] == t || index.docTypes[$0 * 2 + 1] == t }
+            let response = try Fixture.engine.search("type:\(slug)", options: options)
+            #expect(response.total == expected.count, "type:\(slug)")
+            #expect(Set(response.results.map(\.doc)).count == response.results.count)
+            let kinds = try Fixture.engine.search("type:\(slug) kind:move hp>0", options: options)
+            #expect(kinds.total == 0, "moves have no hp")
+        }
+    }
+
     @Test func cardsHoldWhatTheColumnsHold() {
         let index = Fixture.engine.index
         for doc in 0..<index.docCount {
