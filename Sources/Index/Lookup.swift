@@ -250,42 +250,53 @@ struct TypoSearch {
         mutating func visit(node: Int, from: Int, scalars: Int, partial: UInt32, pending: Int, best: Int) {
             var scalars = scalars, partial = partial, pending = pending, best = best
             let depth = Int(trie.depth[node])
-            let keyStart = Int(trie.offsets[Int(trie.low[node])])
             var position = from
-            while position < depth {
-                let byte = trie.bytes[keyStart + position]
-                position += 1
-                if pending > 0 {
-                    partial = partial << 6 | UInt32(byte & 0x3F)
-                    pending -= 1
-                    if pending > 0 { continue }
-                } else if byte < 0x80 {
-                    partial = UInt32(byte)
-                } else {
-                    if asciiOnly { return }
-                    if byte >= 0xF0 { partial = UInt32(byte & 0x07); pending = 3 } else if byte >= 0xE0 { partial = UInt32(byte & 0x0F); pending = 2 } else { partial = UInt32(byte & 0x1F); pending = 1 }
-                    continue
+            if position < depth {
+                let keyStart = Int(trie.offsets[Int(trie.low[node])])
+                while position < depth {
+                    let byte = trie.bytes[keyStart + position]
+                    position += 1
+                    if pending > 0 {
+                        partial = partial << 6 | UInt32(byte & 0x3F)
+                        pending -= 1
+                        if pending > 0 { continue }
+                    } else if byte < 0x80 {
+                        partial = UInt32(byte)
+                    } else {
+                        if asciiOnly { return }
+                        if byte >= 0xF0 { partial = UInt32(byte & 0x07); pending = 3 } else if byte >= 0xE0 { partial = UInt32(byte & 0x0F); pending = 2 } else { partial = UInt32(byte & 0x1F); pending = 1 }
+                        continue
+                    }
+                    budget -= 1
+                    guard budget > 0, scalars < maxDepth else { return }
+                    let (minimum, distance) = step(scalars: scalars, scalar: partial)
+                    scalars += 1
+                    if distance < best {
+                        found.append((Int(trie.low[node])..<Int(trie.high[node]), distance))
+                        best = distance
+                    }
+                    // Deeper, no alignment gets cheaper than the cheapest one alive now.
+                    if minimum > maxEdits || minimum >= best { return }
                 }
-                budget -= 1
-                guard budget > 0, scalars < maxDepth else { return }
-                let (minimum, distance) = step(scalars: scalars, scalar: partial)
-                scalars += 1
-                if distance < best {
-                    found.append((Int(trie.low[node])..<Int(trie.high[node]), distance))
-                    best = distance
-                }
-                // Deeper, no alignment gets cheaper than the cheapest one alive now.
-                if minimum > maxEdits || minimum >= best { return }
             }
             for child in Int(trie.childStart[node])..<Int(trie.childStart[node + 1]) {
                 if pending == 0 {
-                    // A child whose first byte is a whole scalar is tried on that byte (kept
-                    // beside its siblings') before its key is read: most children end there.
+                    // A child whose first byte is a whole scalar is stepped on that byte (kept
+                    // beside its siblings') before anything of it is read: most children end
+                    // there, and one whose edge is that byte alone is entered without its key.
                     let byte = trie.firstByte[child]
                     if byte < 0x80 {
-                        guard scalars < maxDepth else { return }
-                        let (minimum, _) = step(scalars: scalars, scalar: UInt32(byte))
-                        if minimum > maxEdits || minimum >= best { continue }
+                        budget -= 1
+                        guard budget > 0, scalars < maxDepth else { return }
+                        let (minimum, distance) = step(scalars: scalars, scalar: UInt32(byte))
+                        var childBest = best
+                        if distance < childBest {
+                            found.append((Int(trie.low[child])..<Int(trie.high[child]), distance))
+                            childBest = distance
+                        }
+                        if minimum > maxEdits || minimum >= childBest { continue }
+                        visit(node: child, from: depth + 1, scalars: scalars + 1, partial: UInt32(byte), pending: 0, best: childBest)
+                        continue
                     } else if asciiOnly {
                         continue
                     }
