@@ -368,17 +368,22 @@ public final class SearchEngine: Sendable {
                                    context: context, favourites: options.favourites)
         var partial: [Int] = []
         for word in deferred {
-            if word.postings <= 4 * candidates.count {
+            let term = slots[word.slot].term
+            // Reading a candidate costs a few postings' worth; looking for the word inside
+            // each of its names (a search's substrings) costs tens.
+            let substrings = context.matchesSubstrings(term)
+            if word.postings <= (substrings ? 64 : 4) * candidates.count {
                 try matchInFull(word.slot)
                 let hits = slots[word.slot].hits!
                 candidates.removeAll { !hits.contains($0) }
                 continue
             }
-            let term = slots[word.slot].term
             let bytes = Array(term.text.utf8)
             let hits = context.maps.newMap()
             for doc in candidates {
-                if let raw = context.wordHit(term, bytes: bytes, keys: word.keys, doc: doc) { hits.record(doc, Hit(raw: raw)) }
+                if let raw = context.wordHit(term, bytes: bytes, keys: word.keys, substrings: substrings, doc: doc) {
+                    hits.record(doc, Hit(raw: raw))
+                }
             }
             context.budget.postings -= candidates.count
             slots[word.slot].hits = hits

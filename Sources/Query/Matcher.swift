@@ -214,10 +214,18 @@ struct MatchContext {
         return (keys, postings)
     }
 
+    /// Whether a word term also matches substrings of names (a search's word of three
+    /// scalars or more, two in other scripts).
+    func matchesSubstrings(_ term: Term) -> Bool {
+        guard term.shape == .word, !completion else { return false }
+        let scalars = term.text.unicodeScalars.map(\.value)
+        return scalars.count >= SearchEngine.substringMinimum(scalars)
+    }
+
     /// A deferrable word term's best hit on one document, read from the document's own
     /// postings: what `matchText` records for that document (prefix or exact on `keys`,
-    /// substrings of its names further in), or nil.
-    func wordHit(_ term: Term, bytes: [UInt8], keys: Range<Int>, doc: Int) -> UInt32? {
+    /// with `substrings` names containing it further in), or nil.
+    func wordHit(_ term: Term, bytes: [UInt8], keys: Range<Int>, substrings: Bool, doc: Int) -> UInt32? {
         let tops = index.tops
         let display = UInt32(displayLanguage)
         let namesOnly = namesOnly(term)
@@ -241,9 +249,7 @@ struct MatchContext {
             consider(entry, exact ? Self.exactClass[role] : Self.prefixClass[role])
         }
         // A substring hit is at best a word prefix (class 2) in the display language.
-        guard term.shape == .word, !completion, best >> 8 >= 2 << 1 else { return best == .max ? nil : best }
-        let scalars = term.text.unicodeScalars.map(\.value)
-        guard scalars.count >= SearchEngine.substringMinimum(scalars) else { return best == .max ? nil : best }
+        guard substrings, best >> 8 >= 2 << 1 else { return best == .max ? nil : best }
         // Names containing the word further in (keys in `keys` start with it).
         for i in Int(tops.docKeyStart[doc])..<end {
             let entry = tops.docPostings[i]
