@@ -147,9 +147,9 @@ public struct PrefixTops: Sendable {
     /// Every stored index in bounds, for a snapshot read back from disk.
     func isConsistent(nodeCount: Int, keyCount: Int, docCount: Int) -> Bool {
         return distinctDocs.count == nodeCount && start.count == nodeCount + 1
-            && start.first == 0 && start.last.map(Int.init) == entries.count && zip(start, start.dropFirst()).allSatisfy({ $0 <= $1 })
-            && entries.allSatisfy({ Int($0 & 0xFF_FFFF) < docCount })
+            && start.first == 0 && start.last.map(Int.init) == entries.count && IndexSnapshot.isAscending(start)
+            && IndexSnapshot.allBelow(entries, mask: 0xFF_FFFF, shift: 0, docCount)
             && docKeyStart.count == docCount + 1 && docKeyStart.first == 0 && docKeyStart.last.map(Int.init) == docPostings.count
-            && zip(docKeyStart, docKeyStart.dropFirst()).allSatisfy({ $0 <= $1 }) && docPostings.allSatisfy({ Int($0 >> 8) < keyCount && ($0 >> 1) & 7 <= KeyRole.field.rawValue })
+            && IndexSnapshot.isAscending(docKeyStart) && IndexSnapshot.allBelow(docPostings, shift: 8, keyCount) && IndexSnapshot.rolesValid(docPostings)
     }
 }

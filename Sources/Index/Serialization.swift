@@ -88,6 +88,35 @@ extension IndexSnapshot {
         return snapshot.isConsistent ? snapshot : nil
     }
 
+    /// Whether every value of `values`, shifted right by `shift`, is below `limit`: a plain
+    /// loop over a maximum, which the compiler vectorises (checking the large arrays is most
+    /// of the cost of loading a snapshot).
+    static func allBelow(_ values: [UInt32], mask: UInt32 = .max, shift: UInt32, _ limit: Int) -> Bool {
+        values.withUnsafeBufferPointer { buffer in
+            var largest: UInt32 = 0
+            for value in buffer { largest = max(largest, (value & mask) >> shift) }
+            return buffer.isEmpty || Int(largest) < limit
+        }
+    }
+
+    /// Whether `values` never decrease (offset arrays), in one plain loop.
+    static func isAscending(_ values: [UInt32]) -> Bool {
+        values.withUnsafeBufferPointer { buffer in
+            var descents = 0
+            for i in buffer.indices.dropFirst() where buffer[i] < buffer[i - 1] { descents += 1 }
+            return descents == 0
+        }
+    }
+
+    /// Whether every posting-shaped value (`… | role << 1 | flag`) has a known role.
+    static func rolesValid(_ values: [UInt32]) -> Bool {
+        values.withUnsafeBufferPointer { buffer in
+            var largest: UInt32 = 0
+            for value in buffer { largest = max(largest, (value >> 1) & 7) }
+            return largest <= KeyRole.field.rawValue
+        }
+    }
+
     /// Every stored index points inside what it indexes, so that no damaged snapshot can
     /// make a lookup read out of bounds.
     var isConsistent: Bool {
@@ -97,14 +126,14 @@ extension IndexSnapshot {
               docTypes.allSatisfy({ $0 == 255 || Int($0) < typeSlugs.count }),
               docColor.allSatisfy({ $0 == 255 || Int($0) < colorSlugs.count }),
               docHabitat.allSatisfy({ $0 == 255 || Int($0) < habitatSlugs.count }),
-              postings.allSatisfy({ Int($0 >> 8) < docCount && ($0 >> 1) & 7 <= KeyRole.field.rawValue }),
-              zip(postingStart, postingStart.dropFirst()).allSatisfy({ $0 <= $1 }),
-              zip(nameStart, nameStart.dropFirst()).allSatisfy({ $0 <= $1 }),
-              zip(abilityStart, abilityStart.dropFirst()).allSatisfy({ $0 <= $1 }),
-              zip(gramStart, gramStart.dropFirst()).allSatisfy({ $0 <= $1 }),
-              gramKeys.allSatisfy({ $0 < keyCount }), slugOrder.allSatisfy({ Int($0) < docCount }),
+              Self.allBelow(postings, shift: 8, Int(docCount)), Self.rolesValid(postings),
+              Self.isAscending(postingStart),
+              Self.isAscending(nameStart),
+              Self.isAscending(abilityStart),
+              Self.isAscending(gramStart),
+              Self.allBelow(gramKeys, shift: 0, keys.count), slugOrder.allSatisfy({ Int($0) < docCount }),
               nodeChildStart.allSatisfy({ $0 <= nodeCount }),
-              zip(nodeChildStart, nodeChildStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              Self.isAscending(nodeChildStart),
               nodeDepth.first == 0,
               tops.isConsistent(nodeCount: nodeDepth.count, keyCount: keys.count, docCount: docCount),
               cards.isConsistent(docCount: docCount, typeCount: typeSlugs.count)
@@ -187,7 +216,7 @@ struct BinaryReader<Source: ByteSource> {
 
     mutating func pool() -> StringPool? {
         guard let bytes: [UInt8] = array(), let offsets: [UInt32] = array(), let first = offsets.first, first == 0,
-              let last = offsets.last, Int(last) == bytes.count, zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 })
+              let last = offsets.last, Int(last) == bytes.count, IndexSnapshot.isAscending(offsets)
         else { return nil }
         return StringPool(bytes: bytes, offsets: offsets)
     }
