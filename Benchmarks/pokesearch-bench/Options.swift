@@ -6,6 +6,8 @@ struct Options {
     var quick = false
     /// Only the in-process engine: index build, query latency and recall (for iterating on the engine).
     var engineOnly = false
+    /// Only the socket figures: server against echo, pipelined rates, server memory (for iterating on the server).
+    var socketOnly = false
     var out: String?
     var baseline: String?
     var tolerance = BaselineComparison.defaultTolerance
@@ -21,11 +23,13 @@ struct Options {
     static let checkout = benchmarksDirectory.deletingLastPathComponent()
 
     static let usage = """
-        usage: pokesearch-bench [--quick] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
+        usage: pokesearch-bench [--quick] [--engine | --socket] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
                                 [--queries FILE] [--regenerate-queries]
           --quick               fewer iterations, no scale runs: at most a minute (what CI runs)
           --engine              only the in-process figures: index build, latency, recall (no references,
                                 socket or CLI; for iterating on the engine, not for --baseline)
+          --socket              only the socket figures: round trip, pipelined rates (completions, PING, one
+                                fixed completion), server memory (for iterating on the server, not for --baseline)
           --out FILE            write the results as JSON
           --baseline FILE       compare ratios with a results file; exit 1 naming each regression
           --tolerance X         how much worse a ratio may get before it is a regression (default 1.5)
@@ -51,6 +55,7 @@ struct Options {
             switch word {
             case "--quick": options.quick = true
             case "--engine": options.engineOnly = true
+            case "--socket": options.socketOnly = true
             case "--out": options.out = try value(word)
             case "--baseline": options.baseline = try value(word)
             case "--tolerance":
@@ -68,8 +73,11 @@ struct Options {
             default: throw BenchmarkError.usage("unknown option '\(word)'; see --help")
             }
         }
-        if options.engineOnly && options.baseline != nil {
-            throw BenchmarkError.usage("--engine leaves out the figures a baseline compares; run without it to compare")
+        if (options.engineOnly || options.socketOnly) && options.baseline != nil {
+            throw BenchmarkError.usage("--engine and --socket leave out figures a baseline compares; run without them to compare")
+        }
+        if options.engineOnly && options.socketOnly {
+            throw BenchmarkError.usage("--engine and --socket each measure only one part; give one of them")
         }
         if options.quick && !options.scales.isEmpty {
             throw BenchmarkError.usage("--quick skips the scale runs; leave out --scale or --quick")
