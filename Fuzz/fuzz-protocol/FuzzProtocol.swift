@@ -1,3 +1,4 @@
+import Catalog
 import Corpus
 import FuzzSupport
 @testable import Server
@@ -17,9 +18,10 @@ public func fuzzProtocol(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         Array(piece).withUnsafeBytes { buffer in
             var position = 0
             while let frame = framer.next(buffer, position: &position) {
-                var out: [UInt8] = []
-                answer(frame, loaded: loaded, into: &out)
-                precondition(out.last == 10 && out.dropLast().allSatisfy { $0 != 10 }, "not exactly one response line")
+                let out = ByteBuffer()
+                answer(frame, loaded: loaded, into: out)
+                let bytes = out.bytes
+                precondition(bytes.last == 10 && bytes.dropLast().allSatisfy { $0 != 10 }, "not exactly one response line")
             }
         }
     }
@@ -28,26 +30,26 @@ public func fuzzProtocol(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 /// What `LineServer.execute` does for each frame, minus the connection state (RELOAD and
 /// QUIT only change that, so they are answered as the server answers them).
-private func answer(_ frame: Frame, loaded: LoadedIndex, into out: inout [UInt8]) {
+private func answer(_ frame: Frame, loaded: LoadedIndex, into out: ByteBuffer) {
     switch frame {
-    case .tooLong: Response.error(ProtocolError(.lineTooLong, "too long"), into: &out)
-    case .badUTF8: Response.error(ProtocolError(.badUTF8, "bad UTF-8"), into: &out)
+    case .tooLong: Response.error(ProtocolError(.lineTooLong, "too long"), into: out)
+    case .badUTF8: Response.error(ProtocolError(.badUTF8, "bad UTF-8"), into: out)
     case .line(let text):
         do {
             switch try RequestParser.parse(text) {
-            case .ping: PingExecutor.run(into: &out)
+            case .ping: PingExecutor.run(into: out)
             case .search(let query, let options):
-                SearchExecutor.run(query: query, options: options, engine: loaded.engine, into: &out)
+                SearchExecutor.run(query: query, options: options, engine: loaded.engine, into: out)
             case .complete(let prefix, let limit, let language, let kinds):
-                CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds, engine: loaded.engine, into: &out)
-            case .get(let key): GetExecutor.run(key: key, loaded: loaded, into: &out)
+                CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds, engine: loaded.engine, into: out)
+            case .get(let key): GetExecutor.run(key: key, loaded: loaded, into: out)
             case .stats:
-                StatsExecutor.run(loaded: loaded, counters: ServerCounters(startedAt: 0), now: 1, databasePath: "fuzz", into: &out)
-            case .reload: ReloadExecutor.answer(.success(loaded), into: &out)
-            case .quit: QuitExecutor.run(into: &out)
+                StatsExecutor.run(loaded: loaded, counters: ServerCounters(startedAt: 0), now: 1, databasePath: "fuzz", into: out)
+            case .reload: ReloadExecutor.answer(.success(loaded), into: out)
+            case .quit: QuitExecutor.run(into: out)
             }
         } catch {
-            Response.error(error, into: &out)
+            Response.error(error, into: out)
         }
     }
 }

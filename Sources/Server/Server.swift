@@ -257,10 +257,10 @@ public final class LineServer {
             }
         }
         if connection.written == connection.output.count {
-            connection.output.removeAll(keepingCapacity: connection.output.capacity <= 64 * 1024)
+            connection.output.removeAll(keepingCapacity: 64 * 1024)
             connection.written = 0
         } else if connection.written >= 64 * 1024 {
-            connection.output.removeSubrange(..<connection.written)
+            connection.output.removeFirst(connection.written)
             connection.written = 0
         }
         return true
@@ -313,33 +313,33 @@ public final class LineServer {
         switch frame {
         case .tooLong:
             Response.error(ProtocolError(.lineTooLong, "request line longer than \(LineFramer.maxLineBytes) bytes; skipped to its end"),
-                           into: &connection.output)
+                           into: connection.output)
         case .badUTF8:
-            Response.error(ProtocolError(.badUTF8, "request line is not valid UTF-8"), into: &connection.output)
+            Response.error(ProtocolError(.badUTF8, "request line is not valid UTF-8"), into: connection.output)
         case .line(let text):
             do {
                 switch try RequestParser.parse(text) {
                 case .ping:
-                    PingExecutor.run(into: &connection.output)
+                    PingExecutor.run(into: connection.output)
                 case .search(let query, let options):
-                    SearchExecutor.run(query: query, options: options, engine: holder.loaded.engine, into: &connection.output)
+                    SearchExecutor.run(query: query, options: options, engine: holder.loaded.engine, into: connection.output)
                 case .complete(let prefix, let limit, let language, let kinds):
                     CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds,
-                                         engine: holder.loaded.engine, into: &connection.output)
+                                         engine: holder.loaded.engine, into: connection.output)
                 case .get(let key):
-                    GetExecutor.run(key: key, loaded: holder.loaded, into: &connection.output)
+                    GetExecutor.run(key: key, loaded: holder.loaded, into: connection.output)
                 case .stats:
                     StatsExecutor.run(loaded: holder.loaded, counters: counters, now: monotonicSeconds(),
-                                      databasePath: configuration.databasePath, into: &connection.output)
+                                      databasePath: configuration.databasePath, into: connection.output)
                 case .reload:
                     connection.awaitingReload = true
                     requestReload(for: connection)
                 case .quit:
-                    QuitExecutor.run(into: &connection.output)
+                    QuitExecutor.run(into: connection.output)
                     connection.quitting = true
                 }
             } catch {
-                Response.error(error, into: &connection.output)
+                Response.error(error, into: connection.output)
             }
         }
     }
@@ -404,7 +404,7 @@ public final class LineServer {
         }
         for waiter in answered {
             guard let connection = connection(waiter.fd), connection.serial == waiter.serial else { continue }
-            ReloadExecutor.answer(outcome, into: &connection.output)
+            ReloadExecutor.answer(outcome, into: connection.output)
             connection.awaitingReload = false
             progress(connection)
         }
