@@ -209,8 +209,10 @@ public final class LineServer {
 
     private func process(_ connection: Connection, _ bytes: UnsafeRawBufferPointer) {
         var position = 0
-        while !connection.isPaused, let frame = connection.framer.next(bytes, position: &position) {
-            execute(frame, on: connection)
+        // The index of this pass (a reload swapping in a new one meanwhile is seen by the next).
+        let loaded = holder.loaded
+        while !connection.isPaused, let request = connection.framer.next(bytes, position: &position, RequestParser.parse(frame:)) {
+            execute(request, on: connection, loaded: loaded)
         }
         if position < bytes.count {
             connection.unframed.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[position...]))
@@ -308,39 +310,29 @@ public final class LineServer {
 
     // MARK: - Requests
 
-    private func execute(_ frame: Frame, on connection: Connection) {
+    private func execute(_ request: Result<Request, ProtocolError>, on connection: Connection, loaded: LoadedIndex) {
         counters.requests += 1
-        switch frame {
-        case .tooLong:
-            Response.error(ProtocolError(.lineTooLong, "request line longer than \(LineFramer.maxLineBytes) bytes; skipped to its end"),
-                           into: connection.output)
-        case .badUTF8:
-            Response.error(ProtocolError(.badUTF8, "request line is not valid UTF-8"), into: connection.output)
-        case .line(let text):
-            do {
-                switch try RequestParser.parse(text) {
-                case .ping:
-                    PingExecutor.run(into: connection.output)
-                case .search(let query, let options):
-                    SearchExecutor.run(query: query, options: options, engine: holder.loaded.engine, into: connection.output)
-                case .complete(let prefix, let limit, let language, let kinds):
-                    CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds,
-                                         engine: holder.loaded.engine, into: connection.output)
-                case .get(let key):
-                    GetExecutor.run(key: key, loaded: holder.loaded, into: connection.output)
-                case .stats:
-                    StatsExecutor.run(loaded: holder.loaded, counters: counters, now: monotonicSeconds(),
-                                      databasePath: configuration.databasePath, into: connection.output)
-                case .reload:
-                    connection.awaitingReload = true
-                    requestReload(for: connection)
-                case .quit:
-                    QuitExecutor.run(into: connection.output)
-                    connection.quitting = true
-                }
-            } catch {
-                Response.error(error, into: connection.output)
-            }
+        let out = connection.output
+        switch request {
+        case .failure(let error):
+            Response.error(error, into: out)
+        case .success(.ping):
+            PingExecutor.run(into: out)
+        case .success(.search(let query, let options)):
+            SearchExecutor.run(query: query, options: options, engine: loaded.engine, into: out)
+        case .success(.complete(let prefix, let limit, let language, let kinds)):
+            CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds, engine: loaded.engine, into: out)
+        case .success(.get(let key)):
+            GetExecutor.run(key: key, loaded: loaded, into: out)
+        case .success(.stats):
+            StatsExecutor.run(loaded: loaded, counters: counters, now: monotonicSeconds(),
+                              databasePath: configuration.databasePath, into: out)
+        case .success(.reload):
+            connection.awaitingReload = true
+            requestReload(for: connection)
+        case .success(.quit):
+            QuitExecutor.run(into: out)
+            connection.quitting = true
         }
     }
 
