@@ -4,36 +4,49 @@ import Foundation
 /// into (the server's output per connection, the command line's JSON lines). Appending a
 /// field costs a capacity check and a copy, several times less than appending to a
 /// `[UInt8]` (measured on the server's answers). Owned by one thread at a time.
+///
+/// Its state lives behind a pointer rather than in stored `var`s: a class's stored
+/// properties get a dynamic exclusivity check on every access, which cost more than the
+/// appends themselves.
 public final class ByteBuffer {
-    @usableFromInline var base: UnsafeMutablePointer<UInt8>
-    @usableFromInline var capacity: Int
-    @usableFromInline var used = 0
-
-    /// Bytes written so far.
-    public var count: Int { used }
-
-    public init(capacity: Int = 256) {
-        self.capacity = max(16, capacity)
-        base = .allocate(capacity: self.capacity)
+    @usableFromInline
+    struct State {
+        @usableFromInline var base: UnsafeMutablePointer<UInt8>
+        @usableFromInline var count: Int
+        @usableFromInline var capacity: Int
     }
 
-    deinit { base.deallocate() }
+    @usableFromInline let state: UnsafeMutablePointer<State>
 
+    public init(capacity: Int = 256) {
+        let capacity = max(16, capacity)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(base: .allocate(capacity: capacity), count: 0, capacity: capacity))
+    }
+
+    deinit {
+        state.pointee.base.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// Bytes written so far.
+    public var count: Int { state.pointee.count }
     public var isEmpty: Bool { count == 0 }
 
     @inlinable @inline(__always)
     public func append(_ byte: UInt8) {
-        if used == capacity { grow(toHold: 1) }
-        base[used] = byte
-        used += 1
+        if state.pointee.count == state.pointee.capacity { grow(toHold: 1) }
+        state.pointee.base[state.pointee.count] = byte
+        state.pointee.count += 1
     }
 
     @inlinable @inline(__always)
     public func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        if used + bytes.count > capacity { grow(toHold: bytes.count) }
-        UnsafeMutableRawPointer(base + used).copyMemory(from: source, byteCount: bytes.count)
-        used += bytes.count
+        if state.pointee.count + bytes.count > state.pointee.capacity { grow(toHold: bytes.count) }
+        UnsafeMutableRawPointer(state.pointee.base + state.pointee.count).copyMemory(from: source, byteCount: bytes.count)
+        state.pointee.count += bytes.count
     }
 
     @inlinable @inline(__always)
@@ -54,33 +67,33 @@ public final class ByteBuffer {
     /// Room for `extra` more bytes at least, doubling.
     @usableFromInline
     func grow(toHold extra: Int) {
-        let newCapacity = max(capacity * 2, used + extra)
+        let newCapacity = max(state.pointee.capacity * 2, state.pointee.count + extra)
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        grown.update(from: base, count: used)
-        base.deallocate()
-        base = grown
-        capacity = newCapacity
+        grown.update(from: state.pointee.base, count: state.pointee.count)
+        state.pointee.base.deallocate()
+        state.pointee.base = grown
+        state.pointee.capacity = newCapacity
     }
 
     /// The bytes written, valid only inside `body`.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(start: base, count: used))
+        try body(UnsafeRawBufferPointer(start: state.pointee.base, count: state.pointee.count))
     }
 
     /// Forgets the first `n` bytes (those already sent), moving the rest to the front.
     public func removeFirst(_ n: Int) {
-        precondition(n >= 0 && n <= used, "removing more bytes than the buffer holds")
-        memmove(base, base + n, used - n)
-        used -= n
+        precondition(n >= 0 && n <= count, "removing more bytes than the buffer holds")
+        memmove(state.pointee.base, state.pointee.base + n, count - n)
+        state.pointee.count -= n
     }
 
-    /// Forgets everything; gives back all but `capacity` bytes of its room when it holds more.
+    /// Forgets everything; gives back all but `limit` bytes of its room when it holds more.
     public func removeAll(keepingCapacity limit: Int) {
-        used = 0
-        if capacity > limit {
-            base.deallocate()
-            capacity = max(16, limit)
-            base = .allocate(capacity: capacity)
+        state.pointee.count = 0
+        if state.pointee.capacity > limit {
+            state.pointee.base.deallocate()
+            state.pointee.capacity = max(16, limit)
+            state.pointee.base = .allocate(capacity: state.pointee.capacity)
         }
     }
 

@@ -124,9 +124,13 @@ public enum JSONText {
     public static func appendSuggestion(_ s: Suggestion, into out: ByteBuffer) {
         out.append(#"{"text":"#)
         appendString(s.text, into: out)
-        out.append(#","kind":"#)
-        appendString(s.kind.rawValue, into: out)
-        out.append(#","id":"#)
+        switch s.kind {
+        case .pokemon: out.append(#","kind":"pokemon","id":"#)
+        case .move: out.append(#","kind":"move","id":"#)
+        case .ability: out.append(#","kind":"ability","id":"#)
+        case .item: out.append(#","kind":"item","id":"#)
+        case .type: out.append(#","kind":"type","id":"#)
+        }
         appendInt(s.id, into: out)
         out.append(#","slug":"#)
         appendString(s.slug, into: out)

@@ -61,6 +61,10 @@ import Testing
         #expect(JSONText.result(item) == #"{"kind":"item","id":-1,"slug":"x","name":"","score":0}"#)
         let suggestion = Suggestion(text: "Mr. Mime", kind: .pokemon, id: 122, slug: "mr-mime")
         #expect(JSONText.suggestion(suggestion) == #"{"text":"Mr. Mime","kind":"pokemon","id":122,"slug":"mr-mime"}"#)
+        for kind in Kind.allCases {
+            #expect(JSONText.suggestion(Suggestion(text: "t", kind: kind, id: 1, slug: "s"))
+                == #"{"text":"t","kind":"\#(kind.rawValue)","id":1,"slug":"s"}"#)
+        }
         let out = ByteBuffer()
         out.append("x")
         JSONText.appendSuggestion(suggestion, into: out)
