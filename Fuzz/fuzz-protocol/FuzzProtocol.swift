@@ -1,5 +1,6 @@
 import Catalog
 import Corpus
+import Foundation
 import FuzzSupport
 @testable import Server
 
@@ -56,10 +57,20 @@ private func answer(_ request: Result<Request, ProtocolError>, loaded: LoadedInd
     }
 }
 
-/// The bundled index as the server holds it, with its details for GET, built once.
+/// The bundled index as the server holds it, built once: the bundled corpus ingested into
+/// a temporary database (unlinked once open), whose connection GET reads details through.
 let bundledLoadedIndex: LoadedIndex = {
-    guard let corpus = try? Corpus(tables: bundledTables) else { fatalError("the bundled corpus does not read") }
-    return LoadedIndex(engine: bundledEngine, corpus: corpus, loadMilliseconds: 0)
+    let path = NSTemporaryDirectory() + "pokesearch-fuzz-protocol-\(getpid()).sqlite"
+    defer {
+        unlink(path)
+        unlink(path + ".lock")
+    }
+    do {
+        _ = try Ingest.run(tables: bundledTables, source: "fuzz", databasePath: path)
+        return try LoadedIndex.load(try Catalog.open(path: path) { _ in }, loadMilliseconds: 0)
+    } catch {
+        fatalError("cannot build the fuzzing database: \(error)")
+    }
 }()
 
 @_cdecl("fuzz_protocol_main")

@@ -14,6 +14,7 @@ enum ErrorCode: String {
     case tooManyConnections = "too_many_connections"
     case idleTimeout = "idle_timeout"
     case reloadFailed = "reload_failed"
+    case storageError = "storage_error"
 }
 
 /// A request that gets an error response.

@@ -73,6 +73,18 @@ struct ServerProtocolTests {
         #expect(server.stop().status == 0)
     }
 
+    /// GET answers with the very object `show --json` prints, byte for byte.
+    @Test func getIsShowJSON() throws {
+        let server = try RunningServer()
+        let client = try TestClient(path: server.socketPath)
+        for key in ["pikachu", "25", "eevee", "charizard-mega-x", "raichu-alola", "shellos-east", "move:thunderbolt", "item:1",
+                    "ability:static", "type:fire", "Dracaufeu", "Type: Null", "Farfetch'd"] {
+            let show = ServerFixture.run(["show", key, "--json", "--db", ServerFixture.database])
+            #expect(show.status == 0, "show \(key): \(show.stderr)")
+            #expect(try client.request("GET \(key)") == #"{"ok":true,"entity":"# + show.stdout.dropLast() + "}", "GET \(key)")
+        }
+    }
+
     @Test func malformedRequestsGetErrorLines() throws {
         let server = try RunningServer()
         let client = try TestClient(path: server.socketPath)

@@ -7,7 +7,14 @@ enum GetExecutor {
     static func run(key: String, loaded: LoadedIndex, into out: ByteBuffer) {
         switch loaded.resolver.resolve(key) {
         case .found(let doc, _):
-            if let detail = loaded.pokedex.detail(doc, language: 0) {
+            let detail: EntityDetail?
+            do {
+                detail = try loaded.details.detail(doc, index: loaded.engine.index, language: 0)
+            } catch {
+                Response.error(ProtocolError(.storageError, "cannot read the details of '\(key)' from the database: \(error)"), into: out)
+                return
+            }
+            if let detail {
                 Response.ok([("entity", detail.json)], into: out)
             } else {
                 Response.error(ProtocolError(.notFound, "no details for '\(key)'"), into: out)
