@@ -16,6 +16,8 @@ public final class LoadedIndex: Sendable {
     /// How long loading or rebuilding this index took.
     let loadMilliseconds: Double
 
+    public var entityCount: Int { engine.index.docCount }
+
     init(engine: SearchEngine, details: DetailReader, loadMilliseconds: Double) {
         self.engine = engine
         resolver = EntityResolver(engine: engine)

@@ -93,8 +93,14 @@ public final class LineServer {
     }
 
     /// Serves `loaded` until SIGINT or SIGTERM, then finishes the requests in flight,
-    /// removes the socket and returns.
-    public func serve(_ loaded: LoadedIndex) {
+    /// removes the socket and returns. Takes `loaded` over (pass it with `consume`): a caller
+    /// still holding it would keep the first index in memory after a RELOAD replaces it.
+    public func serve(_ loaded: consuming LoadedIndex) {
+        // Arrays of 256 KiB and more (an index's, a rebuild's scratch) get pages of their
+        // own, handed back when freed. glibc would otherwise raise this threshold as such
+        // arrays are freed and put the next index among a rebuild's small leftovers in a
+        // thread's arena, where every RELOAD left RSS a few MB higher.
+        mallopt(M_MMAP_THRESHOLD, 256 * 1024)
         holder = IndexHolder(loaded)
         watch(listener.fd, events: EPOLLIN.rawValue)
         watch(signalFD, events: EPOLLIN.rawValue)
@@ -363,8 +369,9 @@ public final class LineServer {
             do {
                 let loaded = try LoadedIndex.rebuild(databasePath: databasePath)
                 holder.replace(with: loaded)
-                // The previous index was freed by the swap, and the rebuild's scratch space
-                // before it: hand those pages back, or every reload leaves RSS higher.
+                // The rebuild's scratch space is freed (and the previous index, unless the
+                // loop still holds it; see finishReload): hand those pages back, or every
+                // reload leaves RSS higher.
                 malloc_trim(0)
                 result = .success(loaded)
             } catch {
@@ -382,6 +389,9 @@ public final class LineServer {
         reloadRunning = false
         switch outcome {
         case .success(let loaded):
+            // A pass of this loop that was answering from the previous index when the swap
+            // came freed it afterwards, in this thread's arena: hand those pages back too.
+            malloc_trim(0)
             counters.reloads += 1
             log("reloaded the index: \(loaded.counts.reduce(0) { $0 + $1.count }) entities in \(Int(loaded.loadMilliseconds)) ms")
         case .failure(let failure):

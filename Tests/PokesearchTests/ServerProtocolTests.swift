@@ -244,6 +244,26 @@ struct ServerProtocolTests {
         #expect(try typist.requestJSON("STATS")["reloads"] as? Int == 1)
     }
 
+    /// RELOAD frees the index it replaces, with its database connection: the first one too
+    /// (the command that started the server once kept it alive for good).
+    @Test func reloadFreesThePreviousIndex() throws {
+        let server = try RunningServer()
+        let client = try TestClient(path: server.socketPath, timeoutSeconds: 120)
+        let database = URL(fileURLWithPath: ServerFixture.database).resolvingSymlinksInPath().path
+        func openDatabaseFiles() throws -> Int {
+            let directory = "/proc/\(server.process.processIdentifier)/fd"
+            return try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0)) == database
+            }.count
+        }
+        #expect(try openDatabaseFiles() == 1)
+        for _ in 0..<2 {
+            #expect(try client.requestJSON("RELOAD")["ok"] as? Bool == true)
+            #expect(try openDatabaseFiles() == 1)
+            #expect(try client.request("GET pikachu").contains(#""slug":"pikachu""#))
+        }
+    }
+
     @Test func sighupReloads() throws {
         let server = try RunningServer()
         let client = try TestClient(path: server.socketPath)
