@@ -13,6 +13,9 @@ struct Options {
     var tolerance = BaselineComparison.defaultTolerance
     var scales: [Int] = []
     var regenerateQueries = false
+    /// A `pokesearch` binary to measure instead of building one (e.g. a static build, or an
+    /// older one for an A/B comparison).
+    var pokesearch: String?
     var queryFile = Options.benchmarksDirectory.appendingPathComponent("queries.tsv").path
     /// Internal: measure one synthetic corpus size in this process and print its figures as JSON.
     var scaleWorker: Int?
@@ -24,7 +27,7 @@ struct Options {
 
     static let usage = """
         usage: pokesearch-bench [--quick] [--engine | --socket] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
-                                [--queries FILE] [--regenerate-queries]
+                                [--queries FILE] [--regenerate-queries] [--pokesearch PATH]
           --quick               fewer iterations, no scale runs: at most a minute (what CI runs)
           --engine              only the in-process figures: index build, latency, recall (no references,
                                 socket or CLI; for iterating on the engine, not for --baseline)
@@ -36,6 +39,8 @@ struct Options {
           --scale N[,N...]      also build and time synthetic corpora of N entities (e.g. 10000,100000,1000000)
           --queries FILE        the fixed query file (default Benchmarks/queries.tsv)
           --regenerate-queries  rewrite the query file from the corpus (seeded, deterministic) and exit
+          --pokesearch PATH     measure this pokesearch binary (socket and one-shot figures) instead of building
+                                one, e.g. `swift build -c release --static-swift-stdlib` as scripts/setup.sh installs it
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -67,6 +72,7 @@ struct Options {
             case "--scale":
                 options.scales += try value(word).split(separator: ",").map { try count(String($0), word) }
             case "--queries": options.queryFile = try value(word)
+            case "--pokesearch": options.pokesearch = try value(word)
             case "--regenerate-queries": options.regenerateQueries = true
             case "--scale-worker": options.scaleWorker = try count(try value(word), word)
             case "--help", "-h": options.help = true

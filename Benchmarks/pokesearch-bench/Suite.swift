@@ -99,7 +99,7 @@ struct Suite {
         if options.socketOnly {
             // The engine's own rate on the same completions, for the pipelined figure's reference.
             let complete = LatencyRun(queries: completed, rounds: 1, seed: WorkloadGenerator.defaultSeed) { _ = try engine.complete($0) }
-            try socketFigures(pokesearch: try Self.pokesearchExecutable(), database: database, directory: directory, engine: engine,
+            try socketFigures(pokesearch: try pokesearchExecutable(), database: database, directory: directory, engine: engine,
                               completed: completed, inProcessMean: complete.mixed.mean)
             return BenchmarkReport(quick: options.quick, machine: machineDescription(), date: ISO8601DateFormatter().string(from: Date()), figures: figures)
         }
@@ -153,7 +153,7 @@ struct Suite {
         figures.append(Figure("reference.fts5.median", fullTextTimes.mixed.median / 1e3, unit: "µs"))
 
         // Out of process: the socket server and the one-shot CLI.
-        let pokesearch = try Self.pokesearchExecutable()
+        let pokesearch = try pokesearchExecutable()
         try socketFigures(pokesearch: pokesearch, database: database, directory: directory, engine: engine,
                           completed: completed, inProcessMean: complete.mixed.mean)
 
@@ -241,8 +241,16 @@ struct Suite {
         return LatencyRun(queries: sample, rounds: rounds, seed: WorkloadGenerator.defaultSeed, operation)
     }
 
-    /// The release `pokesearch` beside this executable, built (or brought up to date) first.
-    static func pokesearchExecutable() throws -> String {
+    /// `--pokesearch PATH`, else the release `pokesearch` beside this executable, built (or
+    /// brought up to date) first.
+    func pokesearchExecutable() throws -> String {
+        guard let given = options.pokesearch else { return try Self.builtPokesearch() }
+        guard FileManager.default.isExecutableFile(atPath: given) else { throw BenchmarkError.failed("no executable at \(given) (--pokesearch)") }
+        progress("measuring \(given) (--pokesearch)")
+        return given
+    }
+
+    static func builtPokesearch() throws -> String {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let sibling = executable.deletingLastPathComponent().appendingPathComponent("pokesearch").path
         progress("building pokesearch (swift build -c release --product pokesearch)")
