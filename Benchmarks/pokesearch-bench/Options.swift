@@ -6,11 +6,16 @@ struct Options {
     var quick = false
     /// Only the in-process engine: index build, query latency and recall (for iterating on the engine).
     var engineOnly = false
+    /// Only the socket figures: server against echo, pipelined rates, server memory (for iterating on the server).
+    var socketOnly = false
     var out: String?
     var baseline: String?
     var tolerance = BaselineComparison.defaultTolerance
     var scales: [Int] = []
     var regenerateQueries = false
+    /// A `pokesearch` binary to measure instead of building one (e.g. a static build, or an
+    /// older one for an A/B comparison).
+    var pokesearch: String?
     var queryFile = Options.benchmarksDirectory.appendingPathComponent("queries.tsv").path
     /// Internal: measure one synthetic corpus size in this process and print its figures as JSON.
     var scaleWorker: Int?
@@ -21,17 +26,21 @@ struct Options {
     static let checkout = benchmarksDirectory.deletingLastPathComponent()
 
     static let usage = """
-        usage: pokesearch-bench [--quick] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
-                                [--queries FILE] [--regenerate-queries]
+        usage: pokesearch-bench [--quick] [--engine | --socket] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
+                                [--queries FILE] [--regenerate-queries] [--pokesearch PATH]
           --quick               fewer iterations, no scale runs: at most a minute (what CI runs)
           --engine              only the in-process figures: index build, latency, recall (no references,
                                 socket or CLI; for iterating on the engine, not for --baseline)
+          --socket              only the socket figures: round trip, pipelined rates (completions, PING, one
+                                fixed completion), server memory (for iterating on the server, not for --baseline)
           --out FILE            write the results as JSON
           --baseline FILE       compare ratios with a results file; exit 1 naming each regression
           --tolerance X         how much worse a ratio may get before it is a regression (default 1.5)
           --scale N[,N...]      also build and time synthetic corpora of N entities (e.g. 10000,100000,1000000)
           --queries FILE        the fixed query file (default Benchmarks/queries.tsv)
           --regenerate-queries  rewrite the query file from the corpus (seeded, deterministic) and exit
+          --pokesearch PATH     measure this pokesearch binary (socket and one-shot figures) instead of building
+                                one, e.g. `swift build -c release --static-swift-stdlib` as scripts/setup.sh installs it
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -51,6 +60,7 @@ struct Options {
             switch word {
             case "--quick": options.quick = true
             case "--engine": options.engineOnly = true
+            case "--socket": options.socketOnly = true
             case "--out": options.out = try value(word)
             case "--baseline": options.baseline = try value(word)
             case "--tolerance":
@@ -62,14 +72,18 @@ struct Options {
             case "--scale":
                 options.scales += try value(word).split(separator: ",").map { try count(String($0), word) }
             case "--queries": options.queryFile = try value(word)
+            case "--pokesearch": options.pokesearch = try value(word)
             case "--regenerate-queries": options.regenerateQueries = true
             case "--scale-worker": options.scaleWorker = try count(try value(word), word)
             case "--help", "-h": options.help = true
             default: throw BenchmarkError.usage("unknown option '\(word)'; see --help")
             }
         }
-        if options.engineOnly && options.baseline != nil {
-            throw BenchmarkError.usage("--engine leaves out the figures a baseline compares; run without it to compare")
+        if (options.engineOnly || options.socketOnly) && options.baseline != nil {
+            throw BenchmarkError.usage("--engine and --socket leave out figures a baseline compares; run without them to compare")
+        }
+        if options.engineOnly && options.socketOnly {
+            throw BenchmarkError.usage("--engine and --socket each measure only one part; give one of them")
         }
         if options.quick && !options.scales.isEmpty {
             throw BenchmarkError.usage("--quick skips the scale runs; leave out --scale or --quick")

@@ -13,10 +13,20 @@ struct SocketFigures {
     var requestsPerSecond: Double
     var echoRequestsPerSecond: Double
     var serverResidentBytes: Double
+    /// The server's VmRSS once its index is in (it has answered one PING), before the measured requests.
+    var serverResidentAtStart: Double
+    /// Pipelined PING: the server's own cost per request, with no engine work.
+    var pingRequestsPerSecond: Double
+    /// Pipelined COMPLETE of one fixed cheap prefix (`SocketBench.fixedPrefix`): the server's
+    /// cost with a small, steady engine cost.
+    var fixedRequestsPerSecond: Double
     var serverCPU: Int
 }
 
 enum SocketBench {
+    /// The prefix of the fixed-query pipelined figure: a whole name with few matches.
+    static let fixedPrefix = "pikachu"
+
     static func run(pokesearch: String, database: String, requests: [String], roundTrips: Int, pipelinedSeconds: Double,
                     directory: URL) throws -> SocketFigures {
         let echo = directory.appendingPathComponent("echo")
@@ -35,6 +45,11 @@ enum SocketBench {
         defer { Processes.stop(server) }
         try waitForListener(echoSocket, process: echoProcess, log: directory.appendingPathComponent("echo.log"))
         try waitForListener(serverSocket, process: server, log: directory.appendingPathComponent("serve.log"))
+        // The socket listens before the index is loaded: a first answer means it is in.
+        let first = try ClientConnection(serverSocket)
+        try first.roundTrip(Array("PING\n".utf8))
+        first.close()
+        let residentAtStart = residentBytes(of: "\(server.processIdentifier)") ?? .nan
 
         let previousCPUs = try pinProcess(to: "\(clientCPU)")
         defer { _ = try? pinProcess(to: previousCPUs) }
@@ -60,9 +75,15 @@ enum SocketBench {
 
         let requestsPerSecond = try pipelinedRate(serverSocket, lines, seconds: pipelinedSeconds)
         let echoRequestsPerSecond = try pipelinedRate(echoSocket, lines, seconds: pipelinedSeconds)
+        // One line repeated fills each write with 64 requests, as above.
+        let pingRate = try pipelinedRate(serverSocket, Array(repeating: Array("PING\n".utf8), count: 64), seconds: pipelinedSeconds / 2)
+        let fixedRate = try pipelinedRate(serverSocket, Array(repeating: Array("COMPLETE \(fixedPrefix)\n".utf8), count: 64),
+                                          seconds: pipelinedSeconds / 2)
         return SocketFigures(roundTrip: Samples(serverTimes), echoRoundTrip: Samples(echoTimes),
                              requestsPerSecond: requestsPerSecond, echoRequestsPerSecond: echoRequestsPerSecond,
-                             serverResidentBytes: residentBytes(of: "\(server.processIdentifier)") ?? .nan, serverCPU: serverCPU)
+                             serverResidentBytes: residentBytes(of: "\(server.processIdentifier)") ?? .nan,
+                             serverResidentAtStart: residentAtStart, pingRequestsPerSecond: pingRate,
+                             fixedRequestsPerSecond: fixedRate, serverCPU: serverCPU)
     }
 
     static func waitForListener(_ path: String, process: Process, log: URL) throws {

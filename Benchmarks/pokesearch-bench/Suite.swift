@@ -29,7 +29,15 @@ struct Suite {
     static let queriesPerWorkload = 200
 
     let options: Options
-    var effort: Effort { options.quick ? .quick : .full }
+    var effort: Effort {
+        var effort: Effort = options.quick ? .quick : .full
+        if options.socketOnly {
+            // Ingest and the index only to have a database and an engine to serve.
+            effort.ingestRuns = 1
+            effort.buildRuns = 1
+        }
+        return effort
+    }
     var figures: [Figure] = []
 
     init(options: Options) { self.options = options }
@@ -88,6 +96,13 @@ struct Suite {
 
         // In-process latency and recall.
         let completed = queries.filter(\.workload.isCompleted)
+        if options.socketOnly {
+            // The engine's own rate on the same completions, for the pipelined figure's reference.
+            let complete = LatencyRun(queries: completed, rounds: 1, seed: WorkloadGenerator.defaultSeed) { _ = try engine.complete($0) }
+            try socketFigures(pokesearch: try pokesearchExecutable(), database: database, directory: directory, engine: engine,
+                              completed: completed, inProcessMean: complete.mixed.mean)
+            return BenchmarkReport(quick: options.quick, machine: machineDescription(), date: ISO8601DateFormatter().string(from: Date()), figures: figures)
+        }
         let search = LatencyRun(queries: queries, rounds: effort.latencyRounds, seed: WorkloadGenerator.defaultSeed) { _ = try engine.search($0) }
         let complete = LatencyRun(queries: completed, rounds: effort.latencyRounds, seed: WorkloadGenerator.defaultSeed) { _ = try engine.complete($0) }
         for failure in Set(search.failures + complete.failures).sorted() { progress("warning: the engine rejects the query '\(failure)'") }
@@ -138,20 +153,9 @@ struct Suite {
         figures.append(Figure("reference.fts5.median", fullTextTimes.mixed.median / 1e3, unit: "µs"))
 
         // Out of process: the socket server and the one-shot CLI.
-        let pokesearch = try Self.pokesearchExecutable()
-        let socket = try SocketBench.run(pokesearch: pokesearch, database: database, requests: completed.map(\.text),
-                                         roundTrips: effort.roundTrips, pipelinedSeconds: effort.pipelinedSeconds, directory: directory)
-        figures.append(Figure("socket.roundtrip.median", socket.roundTrip.median / 1e3, unit: "µs",
-                              references: ["echo": socket.echoRoundTrip.median / 1e3], check: .lowerIsBetter,
-                              goals: [.init(atMost: 1.5, reference: "echo")]))
-        figures.append(Figure("socket.roundtrip.p99", socket.roundTrip.p99 / 1e3, unit: "µs", references: ["echo": socket.echoRoundTrip.p99 / 1e3]))
-        // The echo server's pipelined rate swings with socket buffering; the engine's own
-        // rate on the same completions (one after another in process) is the steady reference.
-        figures.append(Figure("socket.pipelined", socket.requestsPerSecond, unit: "req/s",
-                              references: ["echo": socket.echoRequestsPerSecond, "in-process": 1e9 / complete.mixed.mean],
-                              check: .higherIsBetter, checking: ["in-process"], goals: [.init(atLeast: 200_000)]))
-        figures.append(Figure("socket.server.rss", socket.serverResidentBytes, unit: "bytes", check: .lowerIsBetter, goals: [.init(atMost: 40e6)]))
-        progress("socket measured (servers on CPU \(socket.serverCPU))")
+        let pokesearch = try pokesearchExecutable()
+        try socketFigures(pokesearch: pokesearch, database: database, directory: directory, engine: engine,
+                          completed: completed, inProcessMean: complete.mixed.mean)
 
         let oneShot = try OneShot.run(pokesearch: pokesearch, database: database, runs: effort.oneShotRuns, directory: directory)
         figures.append(Figure("cli.oneshot.median", oneShot.search.median / 1e6, unit: "ms", references: ["swift-hello": oneShot.hello.median / 1e6],
@@ -164,6 +168,35 @@ struct Suite {
         }
         let date = ISO8601DateFormatter().string(from: Date())
         return BenchmarkReport(quick: options.quick, machine: machineDescription(), date: date, figures: figures)
+    }
+
+    /// `pokesearch serve` against the echo server: round trip, pipelined throughput (the
+    /// benchmark's completions, PING, and one fixed cheap completion) and the server's memory.
+    mutating func socketFigures(pokesearch: String, database: String, directory: URL, engine: SearchEngine,
+                                completed: [BenchmarkQuery], inProcessMean: Double) throws {
+        let effort = self.effort
+        let socket = try SocketBench.run(pokesearch: pokesearch, database: database, requests: completed.map(\.text),
+                                         roundTrips: effort.roundTrips, pipelinedSeconds: effort.pipelinedSeconds, directory: directory)
+        figures.append(Figure("socket.roundtrip.median", socket.roundTrip.median / 1e3, unit: "µs",
+                              references: ["echo": socket.echoRoundTrip.median / 1e3], check: .lowerIsBetter,
+                              goals: [.init(atMost: 1.5, reference: "echo")]))
+        figures.append(Figure("socket.roundtrip.p99", socket.roundTrip.p99 / 1e3, unit: "µs", references: ["echo": socket.echoRoundTrip.p99 / 1e3]))
+        // The echo server's pipelined rate swings with socket buffering; the engine's own
+        // rate on the same completions (one after another in process) is the steady reference.
+        figures.append(Figure("socket.pipelined", socket.requestsPerSecond, unit: "req/s",
+                              references: ["echo": socket.echoRequestsPerSecond, "in-process": 1e9 / inProcessMean],
+                              check: .higherIsBetter, checking: ["in-process"], goals: [.init(atLeast: 200_000)]))
+        // What the server itself costs per request: PING does no engine work; one fixed
+        // completion does a little, measured in process too.
+        let fixedCalls = 20_000
+        let fixedNanoseconds = timed { for _ in 0..<fixedCalls { _ = try? engine.complete(SocketBench.fixedPrefix) } }
+        figures.append(Figure("socket.pipelined.ping", socket.pingRequestsPerSecond, unit: "req/s",
+                              references: ["echo": socket.echoRequestsPerSecond]))
+        figures.append(Figure("socket.pipelined.fixed", socket.fixedRequestsPerSecond, unit: "req/s",
+                              references: ["in-process": Double(fixedCalls) * 1e9 / fixedNanoseconds]))
+        figures.append(Figure("socket.server.rss", socket.serverResidentBytes, unit: "bytes", check: .lowerIsBetter, goals: [.init(atMost: 40e6)]))
+        figures.append(Figure("socket.server.rss.start", socket.serverResidentAtStart, unit: "bytes"))
+        progress("socket measured (servers on CPU \(socket.serverCPU))")
     }
 
     /// Median, p99 and p99.9 per workload and mixed, each with its ratio to the references'
@@ -208,8 +241,16 @@ struct Suite {
         return LatencyRun(queries: sample, rounds: rounds, seed: WorkloadGenerator.defaultSeed, operation)
     }
 
-    /// The release `pokesearch` beside this executable, built (or brought up to date) first.
-    static func pokesearchExecutable() throws -> String {
+    /// `--pokesearch PATH`, else the release `pokesearch` beside this executable, built (or
+    /// brought up to date) first.
+    func pokesearchExecutable() throws -> String {
+        guard let given = options.pokesearch else { return try Self.builtPokesearch() }
+        guard FileManager.default.isExecutableFile(atPath: given) else { throw BenchmarkError.failed("no executable at \(given) (--pokesearch)") }
+        progress("measuring \(given) (--pokesearch)")
+        return given
+    }
+
+    static func builtPokesearch() throws -> String {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let sibling = executable.deletingLastPathComponent().appendingPathComponent("pokesearch").path
         progress("building pokesearch (swift build -c release --product pokesearch)")

@@ -1,4 +1,6 @@
+import Catalog
 import Corpus
+import Foundation
 import FuzzSupport
 @testable import Server
 
@@ -16,46 +18,59 @@ public func fuzzProtocol(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     for piece in [bytes[..<cut], bytes[cut...]] {
         Array(piece).withUnsafeBytes { buffer in
             var position = 0
-            while let frame = framer.next(buffer, position: &position) {
-                var out: [UInt8] = []
-                answer(frame, loaded: loaded, into: &out)
-                precondition(out.last == 10 && out.dropLast().allSatisfy { $0 != 10 }, "not exactly one response line")
+            while let request = framer.next(buffer, position: &position, parseBothWays) {
+                let out = ByteBuffer()
+                answer(request, loaded: loaded, into: out)
+                let bytes = out.bytes
+                precondition(bytes.last == 10 && bytes.dropLast().allSatisfy { $0 != 10 }, "not exactly one response line")
             }
         }
     }
     return 0
 }
 
+/// The server's reading of a frame, checked against reading its line as text (an ASCII
+/// line is read from its bytes, any other as text: the two must agree).
+private func parseBothWays(_ frame: RawFrame) -> Result<Request, ProtocolError> {
+    let parsed = RequestParser.parse(frame: frame)
+    if case .line(let line) = frame, let text = String(validating: line, as: UTF8.self) {
+        precondition(parsed == Result { () throws(ProtocolError) in try RequestParser.parse(text) }, "ASCII and text readings differ")
+    }
+    return parsed
+}
+
 /// What `LineServer.execute` does for each frame, minus the connection state (RELOAD and
 /// QUIT only change that, so they are answered as the server answers them).
-private func answer(_ frame: Frame, loaded: LoadedIndex, into out: inout [UInt8]) {
-    switch frame {
-    case .tooLong: Response.error(ProtocolError(.lineTooLong, "too long"), into: &out)
-    case .badUTF8: Response.error(ProtocolError(.badUTF8, "bad UTF-8"), into: &out)
-    case .line(let text):
-        do {
-            switch try RequestParser.parse(text) {
-            case .ping: PingExecutor.run(into: &out)
-            case .search(let query, let options):
-                SearchExecutor.run(query: query, options: options, engine: loaded.engine, into: &out)
-            case .complete(let prefix, let limit, let language, let kinds):
-                CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds, engine: loaded.engine, into: &out)
-            case .get(let key): GetExecutor.run(key: key, loaded: loaded, into: &out)
-            case .stats:
-                StatsExecutor.run(loaded: loaded, counters: ServerCounters(startedAt: 0), now: 1, databasePath: "fuzz", into: &out)
-            case .reload: ReloadExecutor.answer(.success(loaded), into: &out)
-            case .quit: QuitExecutor.run(into: &out)
-            }
-        } catch {
-            Response.error(error, into: &out)
-        }
+private func answer(_ request: Result<Request, ProtocolError>, loaded: LoadedIndex, into out: ByteBuffer) {
+    switch request {
+    case .failure(let error): Response.error(error, into: out)
+    case .success(.ping): PingExecutor.run(into: out)
+    case .success(.search(let query, let options)):
+        SearchExecutor.run(query: query, options: options, engine: loaded.engine, into: out)
+    case .success(.complete(let prefix, let limit, let language, let kinds)):
+        CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds, engine: loaded.engine, into: out)
+    case .success(.get(let key)): GetExecutor.run(key: key, loaded: loaded, into: out)
+    case .success(.stats):
+        StatsExecutor.run(loaded: loaded, counters: ServerCounters(startedAt: 0), now: 1, databasePath: "fuzz", into: out)
+    case .success(.reload): ReloadExecutor.answer(.success(loaded), into: out)
+    case .success(.quit): QuitExecutor.run(into: out)
     }
 }
 
-/// The bundled index as the server holds it, with its details for GET, built once.
+/// The bundled index as the server holds it, built once: the bundled corpus ingested into
+/// a temporary database (unlinked once open), whose connection GET reads details through.
 let bundledLoadedIndex: LoadedIndex = {
-    guard let corpus = try? Corpus(tables: bundledTables) else { fatalError("the bundled corpus does not read") }
-    return LoadedIndex(engine: bundledEngine, corpus: corpus, loadMilliseconds: 0)
+    let path = NSTemporaryDirectory() + "pokesearch-fuzz-protocol-\(getpid()).sqlite"
+    defer {
+        unlink(path)
+        unlink(path + ".lock")
+    }
+    do {
+        _ = try Ingest.run(tables: bundledTables, source: "fuzz", databasePath: path)
+        return try LoadedIndex.load(try Catalog.open(path: path) { _ in }, loadMilliseconds: 0)
+    } catch {
+        fatalError("cannot build the fuzzing database: \(error)")
+    }
 }()
 
 @_cdecl("fuzz_protocol_main")

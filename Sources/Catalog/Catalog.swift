@@ -57,6 +57,10 @@ public final class Catalog {
                 }
             }
         }
+        if writable, (try? store.hasLookupIndexes()) == false {
+            // A database from an older pokesearch: add the indexes details are read through.
+            try? WriterLock.withLock(databasePath: path) { try store.database.transaction { try store.createLookupIndexes() } }
+        }
         return Catalog(store: store, engine: SearchEngine(index: index.snapshot), isWritable: writable)
     }
 
@@ -80,15 +84,9 @@ public final class Catalog {
 
     /// Builds the index from the database's tables (the server's RELOAD).
     public static func buildIndex(_ store: Store) throws -> IndexSnapshot {
-        try buildIndex(store, corpus: try store.readCorpus())
-    }
-
-    /// Builds the index from the database's tables with its corpus already read (the server
-    /// keeps that corpus for GET, so RELOAD reads it once).
-    public static func buildIndex(_ store: Store, corpus: Corpus) throws -> IndexSnapshot {
         do {
             return IndexBuilder.build(IndexInput(entities: try store.readEntities(), names: try store.readFoldedNames(),
-                                                 fields: try store.readFieldTexts(), corpus: corpus))
+                                                 fields: try store.readFieldTexts(), corpus: try store.readCorpus()))
         } catch {
             throw StoreError.from(error, path: store.path)
         }

@@ -92,7 +92,8 @@ public struct TypeFacts: Sendable {
     public var defaultPokemonCount: Int
 }
 
-/// Builds entity details from the typed corpus and the index.
+/// Builds entity details from the typed corpus and the index: the whole corpus, or just
+/// what one entity's details need with names read on demand (`DetailReader`).
 public struct Pokedex: Sendable {
     public let corpus: Corpus
     public let index: IndexSnapshot
@@ -100,9 +101,13 @@ public struct Pokedex: Sendable {
     public let chart: TypeChart
 
     public init(corpus: Corpus, index: IndexSnapshot) {
+        self.init(corpus: corpus, index: index, names: CorpusNames(corpus.names))
+    }
+
+    public init(corpus: Corpus, index: IndexSnapshot, names: CorpusNames) {
         self.corpus = corpus
         self.index = index
-        names = CorpusNames(corpus.names)
+        self.names = names
         chart = TypeChart(corpus: corpus)
     }
 

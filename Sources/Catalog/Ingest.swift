@@ -38,6 +38,7 @@ public enum Ingest {
                 progress?("writing the database")
                 try store.database.transaction {
                     try store.writeCorpus(tables)
+                    try store.createLookupIndexes()
                     try store.writeEntities(documents.entities)
                     try store.writeFoldedNames(documents.names)
                     try store.writeFullText(names: documents.fullTextNames, fields: documents.fields)

@@ -3,27 +3,67 @@ import Query
 
 /// JSON text for pokesearch's outputs, shared by `--json` and the socket protocol so the two
 /// always print the same objects. Objects keep their key order.
+///
+/// Search results, suggestions and strings are written as UTF-8 bytes straight into the
+/// caller's buffer (`append…(into:)`): the server writes every answer that way, with no
+/// intermediate `String` per field. The `String`-returning forms are the same bytes decoded.
 public enum JSONText {
     public static func string(_ s: String) -> String {
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        let out = ByteBuffer(capacity: s.utf8.count + 2)
+        appendString(s, into: out)
+        return out.string
+    }
+
+    /// `s` quoted, with `"`, `\` and the control characters escaped (`\n`, `\r`, `\t`, else
+    /// `\u00XX`); every other character as it is, in UTF-8.
+    public static func appendString(_ s: String, into out: ByteBuffer) {
+        out.append(UInt8(ascii: "\""))
+        if s.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, into: out) }) == nil {
+            Array(s.utf8).withUnsafeBufferPointer { appendEscaped($0, into: out) }
         }
-        return out + "\""
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: ByteBuffer) {
+        var start = 0
+        for i in 0..<bytes.count {
+            let byte = bytes[i]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            out.append(UnsafeBufferPointer(rebasing: bytes[start..<i]))
+            appendEscape(byte, into: out)
+            start = i + 1
+        }
+        out.append(UnsafeBufferPointer(rebasing: bytes[start...]))
+    }
+
+    private static func appendEscape(_ byte: UInt8, into out: ByteBuffer) {
+        out.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        default:
+            func hex(_ digit: UInt8) -> UInt8 { digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10 }
+            out.append("u00")
+            out.append(hex(byte >> 4))
+            out.append(hex(byte & 0xF))
+        }
+    }
+
+    /// A whole number in decimal.
+    public static func appendInt(_ value: Int, into out: ByteBuffer) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var position = digits.count
+            repeat {
+                position -= 1
+                digits[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(UnsafeBufferPointer(rebasing: digits[position...]))
+        }
     }
 
     /// An object from ordered pairs whose values are already JSON.
@@ -39,22 +79,61 @@ public enum JSONText {
     /// One search result: `{"kind","id","slug","name","score"}`, `"types"` for Pokémon and
     /// moves, `"explain"` when asked.
     public static func result(_ r: SearchResult) -> String {
-        var pairs: [(String, String)] = [
-            ("kind", string(r.kind.rawValue)), ("id", String(r.id)), ("slug", string(r.slug)),
-            ("name", string(r.name)), ("score", String(r.score)),
-        ]
-        if r.kind == .pokemon || r.kind == .move { pairs.append(("types", array(r.types.map(string)))) }
+        let out = ByteBuffer()
+        appendResult(r, into: out)
+        return out.string
+    }
+
+    public static func appendResult(_ r: SearchResult, into out: ByteBuffer) {
+        out.append(#"{"kind":"#)
+        appendString(r.kind.rawValue, into: out)
+        out.append(#","id":"#)
+        appendInt(r.id, into: out)
+        out.append(#","slug":"#)
+        appendString(r.slug, into: out)
+        out.append(#","name":"#)
+        appendString(r.name, into: out)
+        out.append(#","score":"#)
+        appendInt(r.score, into: out)
+        if r.kind == .pokemon || r.kind == .move {
+            out.append(#","types":["#)
+            for (i, type) in r.types.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                appendString(type, into: out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
         if !r.explanation.isEmpty {
-            pairs.append(("explain", array(r.explanation.map { e in
+            out.append(#","explain":"#)
+            out.appendUTF8(array(r.explanation.map { e in
                 object([("term", string(e.term)), ("match", string(e.matchClass.label)), ("field", string(e.role)),
                         ("lang", e.language.map(string) ?? "null"), ("typos", String(e.typos)),
                         ("transliterated", bool(e.transliterated))])
-            })))
+            }))
         }
-        return object(pairs)
+        out.append(UInt8(ascii: "}"))
     }
 
     public static func suggestion(_ s: Suggestion) -> String {
-        object([("text", string(s.text)), ("kind", string(s.kind.rawValue)), ("id", String(s.id)), ("slug", string(s.slug))])
+        let out = ByteBuffer()
+        appendSuggestion(s, into: out)
+        return out.string
+    }
+
+    /// `{"text","kind","id","slug"}`.
+    public static func appendSuggestion(_ s: Suggestion, into out: ByteBuffer) {
+        out.append(#"{"text":"#)
+        appendString(s.text, into: out)
+        switch s.kind {
+        case .pokemon: out.append(#","kind":"pokemon","id":"#)
+        case .move: out.append(#","kind":"move","id":"#)
+        case .ability: out.append(#","kind":"ability","id":"#)
+        case .item: out.append(#","kind":"item","id":"#)
+        case .type: out.append(#","kind":"type","id":"#)
+        }
+        appendInt(s.id, into: out)
+        out.append(#","slug":"#)
+        appendString(s.slug, into: out)
+        out.append(UInt8(ascii: "}"))
     }
 }

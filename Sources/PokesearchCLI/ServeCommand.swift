@@ -30,19 +30,25 @@ enum ServeCommand {
         } catch {
             throw CLIError.data(error.description)
         }
-        let start = monotonicSeconds()
-        let catalog: Catalog
         let loaded: LoadedIndex
         do {
-            catalog = try context.catalog()
-            loaded = try LoadedIndex.load(catalog, loadMilliseconds: (monotonicSeconds() - start) * 1000)
+            loaded = try load(context)
         } catch {
             server.abandon()
             throw error
         }
-        Output.error("serving \(catalog.index.docCount) entities from \(context.databasePath) on \(server.socketPath)")
-        server.serve(loaded)
+        Output.error("serving \(loaded.entityCount) entities from \(context.databasePath) on \(server.socketPath)")
+        server.serve(consume loaded)
         Output.error("stopped")
         return 0
+    }
+
+    /// The index to serve, from a catalog opened for this alone (not the context's, which
+    /// lives as long as the command): once a RELOAD swaps in another index, nothing holds
+    /// this one any more and its memory is freed.
+    static func load(_ context: CommandContext) throws -> LoadedIndex {
+        let start = monotonicSeconds()
+        let catalog = try Catalog.open(path: context.databasePath) { Output.error($0) }
+        return try LoadedIndex.load(catalog, loadMilliseconds: (monotonicSeconds() - start) * 1000)
     }
 }

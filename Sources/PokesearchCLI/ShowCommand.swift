@@ -11,7 +11,7 @@ enum ShowCommand {
         let language = try context.arguments.languageIndex(environment: context.environment)
         let catalog = try context.catalog()
         let (doc, others) = try EntityLookup.resolve(text, catalog: catalog, language: language, command: "show")
-        let pokedex = Pokedex(corpus: try Corpus(tables: try catalog.store.readCorpusTables()), index: catalog.index)
+        let pokedex = try DetailReader(store: catalog.store).pokedex(for: doc, index: catalog.index)
         guard let detail = pokedex.detail(doc, language: language) else {
             throw CLIError.data("the database lists \(catalog.index.kind(doc).rawValue):\(catalog.index.slug(doc)) but has no data for it; rebuild it with `pokesearch ingest`")
         }

@@ -1,3 +1,5 @@
+import Catalog
+
 /// One client connection's state, owned by the event loop thread.
 final class Connection {
     let fd: Int32
@@ -7,8 +9,8 @@ final class Connection {
     /// Bytes read but not yet cut into lines because processing is paused (output full,
     /// waiting for a reload, QUIT). While there are any, nothing more is read.
     var unframed: [UInt8] = []
-    /// Response lines not yet written; `output[written...]` is still to send.
-    var output: [UInt8] = []
+    /// Response lines not yet written; the bytes from `written` on are still to send.
+    let output = ByteBuffer(capacity: 4096)
     var written = 0
     var lastActivity: Double
     /// The client sent EOF (or the server is stopping): answer what was read, then close.
@@ -25,7 +27,6 @@ final class Connection {
         self.fd = fd
         self.serial = serial
         lastActivity = now
-        output.reserveCapacity(4096)
     }
 
     var pendingOutput: Int { output.count - written }

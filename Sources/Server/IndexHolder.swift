@@ -5,21 +5,23 @@ import Query
 import Store
 import Synchronization
 
-/// One loaded index with what GET needs (the details of every entity) and what STATS
-/// reports about it.
+/// One loaded index with what GET needs (a reader of entity details from the database the
+/// index came from) and what STATS reports about it.
 public final class LoadedIndex: Sendable {
     let engine: SearchEngine
     let resolver: EntityResolver
-    let pokedex: Pokedex
+    let details: DetailReader
     /// Entities per kind, in kind order.
     let counts: [(kind: Kind, count: Int)]
     /// How long loading or rebuilding this index took.
     let loadMilliseconds: Double
 
-    init(engine: SearchEngine, corpus: Corpus, loadMilliseconds: Double) {
+    public var entityCount: Int { engine.index.docCount }
+
+    init(engine: SearchEngine, details: DetailReader, loadMilliseconds: Double) {
         self.engine = engine
         resolver = EntityResolver(engine: engine)
-        pokedex = Pokedex(corpus: corpus, index: engine.index)
+        self.details = details
         var counts = Kind.allCases.map { (kind: $0, count: 0) }
         for raw in engine.index.docKind { counts[Int(raw)].count += 1 }
         self.counts = counts
@@ -27,19 +29,19 @@ public final class LoadedIndex: Sendable {
     }
 
     /// Rebuilds the index from the database's tables (RELOAD, SIGHUP), read-only so that it
-    /// never waits for or blocks a writer.
+    /// never waits for or blocks a writer. The connection it read stays open for GET, so
+    /// that details come from the same file as the index even if an ingest replaces it.
     static func rebuild(databasePath: String) throws -> LoadedIndex {
         let start = monotonicSeconds()
         let store = try Store(path: databasePath, readOnly: true)
-        let corpus = try store.readCorpus()
-        let index = try Catalog.buildIndex(store, corpus: corpus)
-        return LoadedIndex(engine: SearchEngine(index: index), corpus: corpus,
+        let index = try Catalog.buildIndex(store)
+        return LoadedIndex(engine: SearchEngine(index: index), details: try DetailReader(store: store),
                            loadMilliseconds: (monotonicSeconds() - start) * 1000)
     }
 
-    /// The index an opened catalog already has, with its corpus for GET.
+    /// The index an opened catalog already has; GET reads details through its connection.
     public static func load(_ catalog: Catalog, loadMilliseconds: Double) throws -> LoadedIndex {
-        LoadedIndex(engine: catalog.engine, corpus: try catalog.store.readCorpus(), loadMilliseconds: loadMilliseconds)
+        LoadedIndex(engine: catalog.engine, details: try DetailReader(store: catalog.store), loadMilliseconds: loadMilliseconds)
     }
 }
 

@@ -2,7 +2,16 @@
 import Glibc
 #endif
 
-/// One unit the framer cuts from a connection's byte stream.
+/// One unit the framer cuts from a connection's byte stream, before it is decoded.
+enum RawFrame {
+    /// A complete request line (without its `\n` or `\r\n`), at most `maxLineBytes`; the
+    /// bytes are valid only while the framer's handler runs.
+    case line(UnsafeRawBufferPointer)
+    /// A line longer than `LineFramer.maxLineBytes`; the rest of it is skipped.
+    case tooLong
+}
+
+/// A frame decoded as text (what the framing tests look at).
 enum Frame: Equatable {
     /// A complete request line (without its `\n` or `\r\n`), valid UTF-8.
     case line(String)
@@ -28,6 +37,19 @@ struct LineFramer {
     /// The next frame in `bytes` from `position`, advancing `position` past it. Returns nil
     /// when `bytes` holds no further complete frame (the unfinished tail is kept).
     mutating func next(_ bytes: UnsafeRawBufferPointer, position: inout Int) -> Frame? {
+        next(bytes, position: &position) { frame in
+            switch frame {
+            case .tooLong: return .tooLong
+            case .line(let line): return String(validating: line, as: UTF8.self).map { .line($0) } ?? .badUTF8
+            }
+        }
+    }
+
+    /// The next frame in `bytes` from `position`, handed to `handle` (which must not keep
+    /// the line's bytes), advancing `position` past it. Returns nil, without calling
+    /// `handle`, when `bytes` holds no further complete frame (the unfinished tail is kept).
+    mutating func next<Result>(_ bytes: UnsafeRawBufferPointer, position: inout Int,
+                               _ handle: (RawFrame) -> Result) -> Result? {
         while position < bytes.count {
             let start = position
             let remaining = bytes.count - start
@@ -38,7 +60,7 @@ struct LineFramer {
                     // +1: a `\r` may still turn out to end the line; decided when the line ends.
                     partial.removeAll(keepingCapacity: false)
                     skipping = true
-                    return .tooLong
+                    return handle(.tooLong)
                 }
                 partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
                 return nil
@@ -50,12 +72,12 @@ struct LineFramer {
                 continue
             }
             if partial.isEmpty {
-                return Self.decode(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                return handle(Self.frame(UnsafeRawBufferPointer(rebasing: bytes[start..<end])))
             }
             partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-            let frame = partial.withUnsafeBytes { Self.decode($0) }
+            let result = partial.withUnsafeBytes { handle(Self.frame($0)) }
             partial.removeAll(keepingCapacity: partial.capacity <= 1024)
-            return frame
+            return result
         }
         return nil
     }
@@ -66,13 +88,10 @@ struct LineFramer {
         skipping = false
     }
 
-    private static func decode(_ line: UnsafeRawBufferPointer) -> Frame {
+    /// A complete line without its `\r`, or `.tooLong`.
+    private static func frame(_ line: UnsafeRawBufferPointer) -> RawFrame {
         var length = line.count
         if length > 0 && line[length - 1] == 13 { length -= 1 }
-        if length > maxLineBytes { return .tooLong }
-        guard let text = String(validating: UnsafeRawBufferPointer(rebasing: line[..<length]), as: UTF8.self) else {
-            return .badUTF8
-        }
-        return .line(text)
+        return length > maxLineBytes ? .tooLong : .line(UnsafeRawBufferPointer(rebasing: line[..<length]))
     }
 }

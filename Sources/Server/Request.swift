@@ -37,25 +37,69 @@ struct SearchRequestOptions: Equatable {
 /// Turns a request line into a `Request`: a case-insensitive verb, its argument, and
 /// options written `NAME(value)` at the end of the line.
 enum RequestParser {
+    /// The request a line the framer cut asks for, or the error it is answered with. An
+    /// ASCII line (nearly every request) is read straight from its bytes; any other line is
+    /// checked as UTF-8 and read as text, with Unicode's whitespace.
+    static func parse(frame: RawFrame) -> Result<Request, ProtocolError> {
+        switch frame {
+        case .tooLong:
+            return .failure(ProtocolError(.lineTooLong, "request line longer than \(LineFramer.maxLineBytes) bytes; skipped to its end"))
+        case .line(let bytes):
+            if isASCII(bytes) { return Result { () throws(ProtocolError) in try parse(ascii: bytes) } }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                return .failure(ProtocolError(.badUTF8, "request line is not valid UTF-8"))
+            }
+            return Result { () throws(ProtocolError) in try parse(text) }
+        }
+    }
+
     static func parse(_ line: String) throws(ProtocolError) -> Request {
         let trimmedStart = line.drop(while: \.isWhitespace)
-        guard !trimmedStart.allSatisfy(\.isWhitespace) else {
-            throw ProtocolError(.emptyRequest, "empty request; send a verb: PING, SEARCH, COMPLETE, GET, STATS, RELOAD or QUIT")
-        }
+        guard !trimmedStart.allSatisfy(\.isWhitespace) else { throw emptyRequest }
         let verbEnd = trimmedStart.firstIndex(where: \.isWhitespace) ?? trimmedStart.endIndex
-        let verb = trimmedStart[..<verbEnd].uppercased()
-        let argument = trimmedStart[verbEnd...].drop(while: \.isWhitespace)
+        return try request(verb: trimmedStart[..<verbEnd].uppercased(), trimmedStart[verbEnd...].drop(while: \.isWhitespace))
+    }
+
+    /// `parse` for a line of ASCII bytes (its whitespace: tab, line feed, vertical tab, form
+    /// feed, carriage return and space), without decoding the line as text.
+    static func parse(ascii line: UnsafeRawBufferPointer) throws(ProtocolError) -> Request {
+        let words = ASCIIText(line)
+        let start = words.firstNonSpace(from: 0)
+        guard start < line.count else { throw emptyRequest }
+        let verbEnd = words.firstSpace(from: start)
+        let verb = String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<verbEnd]), as: UTF8.self).uppercased()
+        return try request(verb: verb, ASCIIText(UnsafeRawBufferPointer(rebasing: line[words.firstNonSpace(from: verbEnd)...])))
+    }
+
+    static let emptyRequest = ProtocolError(.emptyRequest, "empty request; send a verb: PING, SEARCH, COMPLETE, GET, STATS, RELOAD or QUIT")
+
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        // Eight bytes at a time: no byte has its high bit set.
+        while index + 8 <= bytes.count {
+            if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// The request `verb` (upper-cased) makes with `argument`, the text after it.
+    private static func request(verb: String, _ argument: some RequestArgument) throws(ProtocolError) -> Request {
         switch verb {
         case "PING": try noArgument(verb, argument); return .ping
         case "STATS": try noArgument(verb, argument); return .stats
         case "RELOAD": try noArgument(verb, argument); return .reload
         case "QUIT": try noArgument(verb, argument); return .quit
         case "GET":
-            let key = argument.trimmingTrailingWhitespace()
+            let key = argument.withoutTrailingWhitespace
             guard !key.isEmpty else { throw ProtocolError(.badRequest, "GET needs a slug, an id or kind:slug, e.g. GET pikachu") }
-            return .get(String(key))
+            return .get(key)
         case "SEARCH":
-            let (query, options) = splitOptions(argument)
+            let (query, options) = argument.splitOptions()
             var search = SearchRequestOptions()
             for (name, value) in options {
                 switch name {
@@ -70,9 +114,9 @@ enum RequestParser {
             guard !query.allSatisfy(\.isWhitespace) else {
                 throw ProtocolError(.badQuery, "SEARCH needs a query, e.g. SEARCH fire dragon LIMIT(5)")
             }
-            return .search(query: String(query), options: search)
+            return .search(query: query, options: search)
         case "COMPLETE":
-            let (prefix, options) = splitOptions(argument)
+            let (prefix, options) = argument.splitOptions()
             var limit = 8, languageIndex = 0
             var kindSet: Set<Kind> = []
             for (name, value) in options {
@@ -83,15 +127,15 @@ enum RequestParser {
                 default: throw ProtocolError(.badOption, "COMPLETE takes LIMIT(n), LANG(xx) and KIND(k), not \(name)(\(value))")
                 }
             }
-            return .complete(prefix: String(prefix), limit: limit, language: languageIndex, kinds: kindSet)
+            return .complete(prefix: prefix, limit: limit, language: languageIndex, kinds: kindSet)
         default:
             let shown = verb.count > 32 ? String(verb.prefix(32)) + "…" : verb
             throw ProtocolError(.unknownVerb, "unknown verb '\(shown)'; verbs: PING, SEARCH, COMPLETE, GET, STATS, RELOAD, QUIT")
         }
     }
 
-    private static func noArgument(_ verb: String, _ argument: Substring) throws(ProtocolError) {
-        guard argument.allSatisfy(\.isWhitespace) else {
+    private static func noArgument(_ verb: String, _ argument: some RequestArgument) throws(ProtocolError) {
+        guard argument.isBlank else {
             throw ProtocolError(.badRequest, "\(verb) takes nothing after it")
         }
     }
@@ -170,6 +214,83 @@ extension Substring {
         var end = endIndex
         while end > startIndex, self[index(before: end)].isWhitespace { end = index(before: end) }
         return self[startIndex..<end]
+    }
+}
+
+/// The text after a request's verb, as the verbs read it: from a `Substring` (any line) or
+/// from ASCII bytes (`ASCIIText`), with the same results.
+protocol RequestArgument {
+    /// Nothing but whitespace.
+    var isBlank: Bool { get }
+    /// Without its trailing whitespace (GET's key).
+    var withoutTrailingWhitespace: String { get }
+    /// The text before the options, and the options (names upper-cased); see
+    /// `RequestParser.splitOptions`.
+    func splitOptions() -> (text: String, options: [(String, String)])
+}
+
+extension Substring: RequestArgument {
+    var isBlank: Bool { allSatisfy(\.isWhitespace) }
+    var withoutTrailingWhitespace: String { String(trimmingTrailingWhitespace()) }
+    func splitOptions() -> (text: String, options: [(String, String)]) {
+        let (text, options) = RequestParser.splitOptions(self)
+        return (String(text), options)
+    }
+}
+
+/// ASCII bytes of a request line, read the way `Substring` reads them: whitespace is
+/// tab, line feed, vertical tab, form feed, carriage return and space (the ASCII characters
+/// whose `isWhitespace` is true).
+struct ASCIIText: RequestArgument {
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+
+    func firstNonSpace(from start: Int) -> Int {
+        var index = start
+        while index < bytes.count && Self.isSpace(bytes[index]) { index += 1 }
+        return index
+    }
+
+    func firstSpace(from start: Int) -> Int {
+        var index = start
+        while index < bytes.count && !Self.isSpace(bytes[index]) { index += 1 }
+        return index
+    }
+
+    /// The end of `bytes[..<end]` without its trailing whitespace.
+    func trimmedEnd(_ end: Int) -> Int {
+        var index = end
+        while index > 0 && Self.isSpace(bytes[index - 1]) { index -= 1 }
+        return index
+    }
+
+    func text(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+
+    var isBlank: Bool { firstNonSpace(from: 0) == bytes.count }
+    var withoutTrailingWhitespace: String { text(0..<trimmedEnd(bytes.count)) }
+
+    /// `RequestParser.splitOptions` on bytes: options are taken off the end while the text
+    /// (trailing whitespace aside) ends in `NAME(value)` with a known NAME of ASCII letters.
+    func splitOptions() -> (text: String, options: [(String, String)]) {
+        var end = bytes.count
+        var options: [(String, String)] = []
+        while true {
+            let bodyEnd = trimmedEnd(end)
+            guard bodyEnd > 0, bytes[bodyEnd - 1] == UInt8(ascii: ")"),
+                  let open = (0..<bodyEnd).last(where: { bytes[$0] == UInt8(ascii: "(") }) else { break }
+            var nameStart = open
+            while nameStart > 0 && !Self.isSpace(bytes[nameStart - 1]) { nameStart -= 1 }
+            let name = bytes[nameStart..<open]
+            guard !name.isEmpty, name.allSatisfy({ (0x61...0x7A).contains($0 | 0x20) }) else { break } // ASCII letters
+            let upper = text(nameStart..<open).uppercased()
+            guard RequestParser.optionNames.contains(upper) else { break }
+            options.insert((upper, text((open + 1)..<(bodyEnd - 1))), at: 0)
+            end = nameStart
+        }
+        return (text(0..<(options.isEmpty ? end : trimmedEnd(end))), options)
     }
 }
 

@@ -14,6 +14,7 @@ enum ErrorCode: String {
     case tooManyConnections = "too_many_connections"
     case idleTimeout = "idle_timeout"
     case reloadFailed = "reload_failed"
+    case storageError = "storage_error"
 }
 
 /// A request that gets an error response.
@@ -30,19 +31,19 @@ struct ProtocolError: Error, Equatable {
 /// Response lines, appended straight to a connection's output bytes.
 enum Response {
     /// `{"ok":true}` with `fields` (name, value already JSON) after "ok".
-    static func ok(_ fields: [(String, String)] = [], into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"ok":true"#.utf8)
+    static func ok(_ fields: [(String, String)] = [], into out: ByteBuffer) {
+        out.append(#"{"ok":true"#)
         for (name, value) in fields {
             out.append(UInt8(ascii: ","))
-            out.append(contentsOf: JSONText.string(name).utf8)
+            JSONText.appendString(name, into: out)
             out.append(UInt8(ascii: ":"))
-            out.append(contentsOf: value.utf8)
+            out.appendUTF8(value)
         }
-        out.append(contentsOf: "}\n".utf8)
+        out.append("}\n")
     }
 
-    static func error(_ error: ProtocolError, into out: inout [UInt8]) {
-        out.append(contentsOf: line(error).utf8)
+    static func error(_ error: ProtocolError, into out: ByteBuffer) {
+        out.appendUTF8(line(error))
     }
 
     /// The error line as text, for connections that are closed right after it.

@@ -93,8 +93,14 @@ public final class LineServer {
     }
 
     /// Serves `loaded` until SIGINT or SIGTERM, then finishes the requests in flight,
-    /// removes the socket and returns.
-    public func serve(_ loaded: LoadedIndex) {
+    /// removes the socket and returns. Takes `loaded` over (pass it with `consume`): a caller
+    /// still holding it would keep the first index in memory after a RELOAD replaces it.
+    public func serve(_ loaded: consuming LoadedIndex) {
+        // Arrays of 256 KiB and more (an index's, a rebuild's scratch) get pages of their
+        // own, handed back when freed. glibc would otherwise raise this threshold as such
+        // arrays are freed and put the next index among a rebuild's small leftovers in a
+        // thread's arena, where every RELOAD left RSS a few MB higher.
+        mallopt(M_MMAP_THRESHOLD, 256 * 1024)
         holder = IndexHolder(loaded)
         watch(listener.fd, events: EPOLLIN.rawValue)
         watch(signalFD, events: EPOLLIN.rawValue)
@@ -209,8 +215,10 @@ public final class LineServer {
 
     private func process(_ connection: Connection, _ bytes: UnsafeRawBufferPointer) {
         var position = 0
-        while !connection.isPaused, let frame = connection.framer.next(bytes, position: &position) {
-            execute(frame, on: connection)
+        // The index of this pass (a reload swapping in a new one meanwhile is seen by the next).
+        let loaded = holder.loaded
+        while !connection.isPaused, let request = connection.framer.next(bytes, position: &position, RequestParser.parse(frame:)) {
+            execute(request, on: connection, loaded: loaded)
         }
         if position < bytes.count {
             connection.unframed.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[position...]))
@@ -257,10 +265,10 @@ public final class LineServer {
             }
         }
         if connection.written == connection.output.count {
-            connection.output.removeAll(keepingCapacity: connection.output.capacity <= 64 * 1024)
+            connection.output.removeAll(keepingCapacity: 64 * 1024)
             connection.written = 0
         } else if connection.written >= 64 * 1024 {
-            connection.output.removeSubrange(..<connection.written)
+            connection.output.removeFirst(connection.written)
             connection.written = 0
         }
         return true
@@ -308,39 +316,29 @@ public final class LineServer {
 
     // MARK: - Requests
 
-    private func execute(_ frame: Frame, on connection: Connection) {
+    private func execute(_ request: Result<Request, ProtocolError>, on connection: Connection, loaded: LoadedIndex) {
         counters.requests += 1
-        switch frame {
-        case .tooLong:
-            Response.error(ProtocolError(.lineTooLong, "request line longer than \(LineFramer.maxLineBytes) bytes; skipped to its end"),
-                           into: &connection.output)
-        case .badUTF8:
-            Response.error(ProtocolError(.badUTF8, "request line is not valid UTF-8"), into: &connection.output)
-        case .line(let text):
-            do {
-                switch try RequestParser.parse(text) {
-                case .ping:
-                    PingExecutor.run(into: &connection.output)
-                case .search(let query, let options):
-                    SearchExecutor.run(query: query, options: options, engine: holder.loaded.engine, into: &connection.output)
-                case .complete(let prefix, let limit, let language, let kinds):
-                    CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds,
-                                         engine: holder.loaded.engine, into: &connection.output)
-                case .get(let key):
-                    GetExecutor.run(key: key, loaded: holder.loaded, into: &connection.output)
-                case .stats:
-                    StatsExecutor.run(loaded: holder.loaded, counters: counters, now: monotonicSeconds(),
-                                      databasePath: configuration.databasePath, into: &connection.output)
-                case .reload:
-                    connection.awaitingReload = true
-                    requestReload(for: connection)
-                case .quit:
-                    QuitExecutor.run(into: &connection.output)
-                    connection.quitting = true
-                }
-            } catch {
-                Response.error(error, into: &connection.output)
-            }
+        let out = connection.output
+        switch request {
+        case .failure(let error):
+            Response.error(error, into: out)
+        case .success(.ping):
+            PingExecutor.run(into: out)
+        case .success(.search(let query, let options)):
+            SearchExecutor.run(query: query, options: options, engine: loaded.engine, into: out)
+        case .success(.complete(let prefix, let limit, let language, let kinds)):
+            CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds, engine: loaded.engine, into: out)
+        case .success(.get(let key)):
+            GetExecutor.run(key: key, loaded: loaded, into: out)
+        case .success(.stats):
+            StatsExecutor.run(loaded: loaded, counters: counters, now: monotonicSeconds(),
+                              databasePath: configuration.databasePath, into: out)
+        case .success(.reload):
+            connection.awaitingReload = true
+            requestReload(for: connection)
+        case .success(.quit):
+            QuitExecutor.run(into: out)
+            connection.quitting = true
         }
     }
 
@@ -371,8 +369,9 @@ public final class LineServer {
             do {
                 let loaded = try LoadedIndex.rebuild(databasePath: databasePath)
                 holder.replace(with: loaded)
-                // The previous index was freed by the swap, and the rebuild's scratch space
-                // before it: hand those pages back, or every reload leaves RSS higher.
+                // The rebuild's scratch space is freed (and the previous index, unless the
+                // loop still holds it; see finishReload): hand those pages back, or every
+                // reload leaves RSS higher.
                 malloc_trim(0)
                 result = .success(loaded)
             } catch {
@@ -390,6 +389,9 @@ public final class LineServer {
         reloadRunning = false
         switch outcome {
         case .success(let loaded):
+            // A pass of this loop that was answering from the previous index when the swap
+            // came freed it afterwards, in this thread's arena: hand those pages back too.
+            malloc_trim(0)
             counters.reloads += 1
             log("reloaded the index: \(loaded.counts.reduce(0) { $0 + $1.count }) entities in \(Int(loaded.loadMilliseconds)) ms")
         case .failure(let failure):
@@ -404,7 +406,7 @@ public final class LineServer {
         }
         for waiter in answered {
             guard let connection = connection(waiter.fd), connection.serial == waiter.serial else { continue }
-            ReloadExecutor.answer(outcome, into: &connection.output)
+            ReloadExecutor.answer(outcome, into: connection.output)
             connection.awaitingReload = false
             progress(connection)
         }

@@ -74,6 +74,24 @@ enum Schema {
         return sql
     }
 
+    /// Indexes for reading one entity's details from the corpus tables (`show`, the
+    /// server's GET), made by ingest once the tables are written. Additive: a database made
+    /// before them gets them when next opened writable (`Store.createLookupIndexes`) and is
+    /// read correctly without them meanwhile, only more slowly; an older pokesearch reads and
+    /// writes a database that has them. So they need no schema version.
+    static let lookupIndexes: [(name: String, sql: String)] = [
+        ("names_kind_slug", "CREATE INDEX IF NOT EXISTS names_kind_slug ON names (kind, slug)"),
+        ("pokemon_id", "CREATE INDEX IF NOT EXISTS pokemon_id ON pokemon (id)"),
+        ("pokemon_species", "CREATE INDEX IF NOT EXISTS pokemon_species ON pokemon (species)"),
+        ("species_id", "CREATE INDEX IF NOT EXISTS species_id ON species (id)"),
+        ("species_chain", "CREATE INDEX IF NOT EXISTS species_chain ON species (evolution_chain)"),
+        ("evolutions_species", "CREATE INDEX IF NOT EXISTS evolutions_species ON evolutions (species)"),
+        ("moves_id", "CREATE INDEX IF NOT EXISTS moves_id ON moves (id)"),
+        ("items_id", "CREATE INDEX IF NOT EXISTS items_id ON items (id)"),
+        ("abilities_id", "CREATE INDEX IF NOT EXISTS abilities_id ON abilities (id)"),
+        ("abilities_slug", "CREATE INDEX IF NOT EXISTS abilities_slug ON abilities (slug)"),
+    ]
+
     /// Migrations from version N to N+1, applied in order on open. Version 1 is the first;
     /// a later version appends its ALTER/CREATE statements here.
     static let migrations: [Int: String] = [:]

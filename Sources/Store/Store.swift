@@ -156,6 +156,34 @@ public final class Store {
         return CorpusTables(tables: tables)
     }
 
+    /// Whether the indexes for reading one entity's details are all there (a database made
+    /// by an older pokesearch lacks them).
+    public func hasLookupIndexes() throws -> Bool {
+        let present = try database.rows("SELECT name FROM sqlite_master WHERE type = 'index'").compactMap { $0.first?.textValue }
+        return Schema.lookupIndexes.allSatisfy { present.contains($0.name) }
+    }
+
+    /// Adds the missing lookup indexes (a writer: take the `WriterLock`, and a transaction).
+    public func createLookupIndexes() throws {
+        for index in Schema.lookupIndexes { try database.execute(index.sql) }
+    }
+
+    /// Each corpus table's name and columns, in corpus file order.
+    public static var corpusTableColumns: [(name: String, columns: [String])] {
+        Schema.corpusTables.map { ($0.name, $0.columns.map(\.0)) }
+    }
+
+    /// A query for the rows of corpus table `table` that match `condition` (SQL over the
+    /// table's own columns, `?` for each value), in the order they were written.
+    public func corpusRows(_ table: String, where condition: String) throws -> CorpusRowQuery {
+        guard let schema = Schema.corpusTables.first(where: { $0.name == table }) else {
+            preconditionFailure("\(table) is not a corpus table")
+        }
+        let columns = schema.columns.map { "\"\($0.0)\"" }.joined(separator: ", ")
+        let statement = try database.prepare("SELECT rowid, \(columns) FROM \(schema.name) WHERE \(condition) ORDER BY rowid")
+        return CorpusRowQuery(table: schema.name, columns: schema.columns.map(\.0), statement: statement)
+    }
+
     public func writeEntities(_ entities: [Entity]) throws {
         let insert = try database.prepare("INSERT INTO entity (doc, kind, id, slug) VALUES (?, ?, ?, ?)")
         for e in entities { try insert.run([.integer(Int64(e.doc)), .text(e.kind.rawValue), .integer(Int64(e.id)), .text(e.slug)]) }
@@ -286,6 +314,30 @@ public final class Store {
             try database.run("INSERT OR REPLACE INTO history (query, searched_at) VALUES (?, ?)", row[0], row[1])
         }
         try copyHTTPCache(from: old)
+    }
+}
+
+/// A prepared query over one corpus table (`Store.corpusRows`): each row's fields as text,
+/// the way `readCorpusTables` reads them (NULL as empty), with its rowid.
+public final class CorpusRowQuery {
+    public let table: String
+    public let columns: [String]
+    let statement: Statement
+
+    init(table: String, columns: [String], statement: Statement) {
+        self.table = table
+        self.columns = columns
+        self.statement = statement
+    }
+
+    public func rows(_ values: [SQLValue]) throws -> [(rowid: Int64, fields: [String])] {
+        try statement.bind(values)
+        var rows: [(rowid: Int64, fields: [String])] = []
+        while try statement.step() {
+            rows.append((Int64(statement.int(0)), (1...columns.count).map { statement.text($0) ?? "" }))
+        }
+        try statement.bind([]) // resets it: a statement left mid-way keeps a read transaction open
+        return rows
     }
 }
 

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Testing
 @testable import Server
 
@@ -36,5 +37,36 @@ struct ServerFramingTests {
             == .complete(prefix: "thunder", limit: 3, language: 0, kinds: [.move, .item]))
         // A name that looks like an option but is not one stays in the query.
         #expect(try RequestParser.parse("SEARCH porygon(z)") == .search(query: "porygon(z)", options: SearchRequestOptions()))
+    }
+
+    /// Requests read from ASCII bytes (the server's fast path) are read exactly as the same
+    /// line read as text.
+    @Test func asciiLinesReadAsText() {
+        for byte in UInt8(0)..<0x80 {
+            #expect(ASCIIText.isSpace(byte) == Character(Unicode.Scalar(byte)).isWhitespace, "byte \(byte)")
+        }
+        func both(_ line: String) -> (bytes: Result<Request, ProtocolError>, text: Result<Request, ProtocolError>) {
+            let bytes = Array(line.utf8).withUnsafeBytes { buffer in
+                Result { () throws(ProtocolError) in try RequestParser.parse(ascii: buffer) }
+            }
+            return (bytes, Result { () throws(ProtocolError) in try RequestParser.parse(line) })
+        }
+        let pieces = ["PING", "ping", "Complete", "SEARCH", "search", "GET", "STATS", "RELOAD", "QUIT", "FLY", "x",
+                      " ", "  ", "\t", "\u{0B}", "\u{0C}", "\r", "\u{1C}", "\u{1F}", "\u{7F}", "pika", "chu", "mr", "mime",
+                      "LIMIT(3)", "limit(", "LANG(fr)", "KIND(move,item)", "kind(pet)", "SORT(-hp)", "sort(hp:desc)",
+                      "OFFSET(2)", "(", ")", "()", "LIMIT", "porygon(z)", "type:fire", "hp>100", "\"", "25", "move:thunderbolt",
+                      String(repeating: "A", count: 40)]
+        var random = SplitMix64(seed: 20261130)
+        for _ in 0..<5000 {
+            let count = Int(random.next() % 7) + 1
+            let line = (0..<count).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            let (bytes, text) = both(line)
+            #expect(bytes == text, "\(line.debugDescription)")
+        }
+        for line in ["", " ", "PING", " PING \t", "COMPLETE pika LIMIT(3)", "COMPLETE pikachu ", "SEARCH fire  dragon limit(5) LANG(fr) SORT(-hp)",
+                     "GET  mr-mime  ", "SEARCH porygon(z)", "COMPLETE a LIMIT(3) x", "COMPLETE LIMIT(3)", "search", "PING x"] {
+            let (bytes, text) = both(line)
+            #expect(bytes == text, "\(line.debugDescription)")
+        }
     }
 }

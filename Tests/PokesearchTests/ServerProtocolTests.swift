@@ -73,6 +73,18 @@ struct ServerProtocolTests {
         #expect(server.stop().status == 0)
     }
 
+    /// GET answers with the very object `show --json` prints, byte for byte.
+    @Test func getIsShowJSON() throws {
+        let server = try RunningServer()
+        let client = try TestClient(path: server.socketPath)
+        for key in ["pikachu", "25", "eevee", "charizard-mega-x", "raichu-alola", "shellos-east", "move:thunderbolt", "item:1",
+                    "ability:static", "type:fire", "Dracaufeu", "Type: Null", "Farfetch'd"] {
+            let show = ServerFixture.run(["show", key, "--json", "--db", ServerFixture.database])
+            #expect(show.status == 0, "show \(key): \(show.stderr)")
+            #expect(try client.request("GET \(key)") == #"{"ok":true,"entity":"# + show.stdout.dropLast() + "}", "GET \(key)")
+        }
+    }
+
     @Test func malformedRequestsGetErrorLines() throws {
         let server = try RunningServer()
         let client = try TestClient(path: server.socketPath)
@@ -230,6 +242,26 @@ struct ServerProtocolTests {
         #expect(try reloader.readLine() == #"{"ok":true}"#)
         #expect(try typist.request("SEARCH pikachu LIMIT(1)").contains(#""slug":"pikachu""#))
         #expect(try typist.requestJSON("STATS")["reloads"] as? Int == 1)
+    }
+
+    /// RELOAD frees the index it replaces, with its database connection: the first one too
+    /// (the command that started the server once kept it alive for good).
+    @Test func reloadFreesThePreviousIndex() throws {
+        let server = try RunningServer()
+        let client = try TestClient(path: server.socketPath, timeoutSeconds: 120)
+        let database = URL(fileURLWithPath: ServerFixture.database).resolvingSymlinksInPath().path
+        func openDatabaseFiles() throws -> Int {
+            let directory = "/proc/\(server.process.processIdentifier)/fd"
+            return try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0)) == database
+            }.count
+        }
+        #expect(try openDatabaseFiles() == 1)
+        for _ in 0..<2 {
+            #expect(try client.requestJSON("RELOAD")["ok"] as? Bool == true)
+            #expect(try openDatabaseFiles() == 1)
+            #expect(try client.request("GET pikachu").contains(#""slug":"pikachu""#))
+        }
     }
 
     @Test func sighupReloads() throws {

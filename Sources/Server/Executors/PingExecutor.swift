@@ -1,6 +1,8 @@
+import Catalog
+
 /// PING → `{"ok":true}`.
 enum PingExecutor {
-    static func run(into out: inout [UInt8]) {
-        Response.ok(into: &out)
+    static func run(into out: ByteBuffer) {
+        Response.ok(into: out)
     }
 }

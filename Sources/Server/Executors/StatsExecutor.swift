@@ -11,7 +11,7 @@ struct ServerCounters {
 
 /// STATS → entity counts, index build time, uptime, requests served, connections.
 enum StatsExecutor {
-    static func run(loaded: LoadedIndex, counters: ServerCounters, now: Double, databasePath: String, into out: inout [UInt8]) {
+    static func run(loaded: LoadedIndex, counters: ServerCounters, now: Double, databasePath: String, into out: ByteBuffer) {
         let entities = JSONText.object(loaded.counts.map { ($0.kind.rawValue, String($0.count)) })
         Response.ok([
             ("entities", entities),
@@ -22,6 +22,6 @@ enum StatsExecutor {
             ("connections_total", String(counters.acceptedConnections)),
             ("reloads", String(counters.reloads)),
             ("database", JSONText.string(databasePath)),
-        ], into: &out)
+        ], into: out)
     }
 }

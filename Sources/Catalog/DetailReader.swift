@@ -1,0 +1,184 @@
+import Corpus
+import Index
+import Store
+import Synchronization
+
+/// Entity details read from the database one entity at a time, for `show` and the server's
+/// GET: the rows one entity's details need become a small typed corpus (the same `Corpus`
+/// and `Pokedex` code as for the whole corpus, so the same output), and names are read as
+/// the details ask for them. Neither front end holds the whole typed corpus (17 MB resident
+/// in the server for its 62,000 names).
+///
+/// Takes over `store`'s connection: it stops mapping the file (mapped pages read once would
+/// stay resident for as long as the reader lives) and keeps a small page cache; nothing
+/// else may use the connection from another thread afterwards. Thread-safe: one entity at
+/// a time.
+public final class DetailReader: NameSource {
+    private let queries: Mutex<Queries>
+    /// The type chart (21 types, 324 damage factors), read once.
+    private let chart: Corpus
+    public let path: String
+
+    public init(store: Store) throws {
+        path = store.path
+        do {
+            try store.database.execute("PRAGMA mmap_size = 0")
+            try store.database.execute("PRAGMA cache_size = -512")
+            let queries = try Queries(store)
+            var tables = RowSet().tables
+            tables.tables["types"] = try queries.table(queries.allTypes)
+            tables.tables["type_efficacy"] = try queries.table(queries.allEfficacy)
+            chart = try Corpus(tables: tables)
+            self.queries = Mutex(queries)
+        } catch {
+            throw StoreError.from(error, path: store.path)
+        }
+    }
+
+    /// A Pokédex holding what the details of document `doc` need: its rows, the rows they
+    /// refer to, and names read on demand (what `show` lays out).
+    public func pokedex(for doc: Int, index: IndexSnapshot) throws -> Pokedex {
+        let corpus = try reading { queries in try queries.corpus(for: doc, index: index, chart: chart) }
+        return Pokedex(corpus: corpus, index: index, names: CorpusNames(source: self))
+    }
+
+    /// The details of document `doc` with names in `language` (nil when the database lacks
+    /// its rows), read in one transaction: what the server's GET answers.
+    public func detail(_ doc: Int, index: IndexSnapshot, language: Int) throws -> EntityDetail? {
+        try reading { queries in
+            try queries.store.database.execute("BEGIN")
+            defer { try? queries.store.database.execute("COMMIT") }
+            let corpus = try queries.corpus(for: doc, index: index, chart: chart)
+            return Pokedex(corpus: corpus, index: index, names: CorpusNames(source: queries)).detail(doc, language: language)
+        }
+    }
+
+    /// Every name of one thing, by language index (a failed read is no name: the details
+    /// then show the slug, as for a thing the corpus does not name).
+    public func names(kind: String, slug: String) -> [Int: String]? {
+        (try? reading { queries in queries.names(kind: kind, slug: slug) }) ?? nil
+    }
+
+    private func reading<T: Sendable>(_ body: (Queries) throws -> T) throws -> T {
+        do {
+            return try queries.withLock { queries in try body(queries) }
+        } catch {
+            throw StoreError.from(error, path: path)
+        }
+    }
+}
+
+/// The prepared statements of a `DetailReader`, used only under its lock.
+private final class Queries: NameSource, @unchecked Sendable {
+    let pokemon, pokemonOfSpecies, defaultPokemonByID, pokemonWithAbility, pokemonWithType: CorpusRowQuery
+    let species, speciesOfChain, evolutionsOf: CorpusRowQuery
+    let move, item, ability, abilityBySlug: CorpusRowQuery
+    let allTypes, allEfficacy, namesOf: CorpusRowQuery
+    let store: Store
+
+    init(_ store: Store) throws {
+        self.store = store
+        pokemon = try store.corpusRows("pokemon", where: "id = ? AND slug = ?")
+        pokemonOfSpecies = try store.corpusRows("pokemon", where: "species = ?")
+        defaultPokemonByID = try store.corpusRows("pokemon", where: "id = ? AND form_of IS NULL")
+        // Supersets (a slug inside a comma-separated list), narrowed exactly by the details.
+        pokemonWithAbility = try store.corpusRows("pokemon", where: "form_of IS NULL AND (instr(abilities, ?1) > 0 OR hidden_ability = ?1)")
+        pokemonWithType = try store.corpusRows("pokemon", where: "instr(types, ?) > 0")
+        species = try store.corpusRows("species", where: "id = ?")
+        speciesOfChain = try store.corpusRows("species", where: "evolution_chain = ?")
+        evolutionsOf = try store.corpusRows("evolutions", where: "species = ?")
+        move = try store.corpusRows("moves", where: "id = ? AND slug = ?")
+        item = try store.corpusRows("items", where: "id = ? AND slug = ?")
+        ability = try store.corpusRows("abilities", where: "id = ? AND slug = ?")
+        abilityBySlug = try store.corpusRows("abilities", where: "slug = ?")
+        allTypes = try store.corpusRows("types", where: "1")
+        allEfficacy = try store.corpusRows("type_efficacy", where: "1")
+        namesOf = try store.corpusRows("names", where: "kind = ? AND slug = ?")
+    }
+
+    func table(_ query: CorpusRowQuery, _ values: [SQLValue] = []) throws -> Table {
+        Table(columns: query.columns, rows: try query.rows(values).map(\.fields))
+    }
+
+    func names(kind: String, slug: String) -> [Int: String]? {
+        guard let rows = try? namesOf.rows([.text(kind), .text(slug)]), !rows.isEmpty else { return nil }
+        var names: [Int: String] = [:]
+        for row in rows {
+            // Columns: kind, id, slug, lang, name.
+            if let language = Language.index(of: row.fields[3]) { names[language] = row.fields[4] }
+        }
+        return names
+    }
+
+    /// The typed corpus of `tables(…)` for document `doc`, with the type chart.
+    func corpus(for doc: Int, index: IndexSnapshot, chart: Corpus) throws -> Corpus {
+        var corpus = try Corpus(tables: try tables(kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc)))
+        corpus.types = chart.types
+        corpus.typeEfficacy = chart.typeEfficacy
+        return corpus
+    }
+
+    /// The corpus tables (all but the type chart's) with the rows the details of one
+    /// entity read: for a Pokémon its evolution family (species, evolutions, their Pokémon
+    /// and forms) and abilities; for an ability or a type the Pokémon that have it.
+    func tables(kind: Kind, id: Int, slug: String) throws -> CorpusTables {
+        var rows = RowSet()
+        let entity: [SQLValue] = [.integer(Int64(id)), .text(slug)]
+        switch kind {
+        case .move: rows.add(move, try move.rows(entity))
+        case .item: rows.add(item, try item.rows(entity))
+        case .ability:
+            rows.add(ability, try ability.rows(entity))
+            rows.add(pokemonWithAbility, try pokemonWithAbility.rows([.text(slug)]))
+        case .type:
+            // Its own row is in the type chart's tables.
+            rows.add(pokemonWithType, try pokemonWithType.rows([.text(slug)]))
+        case .pokemon:
+            rows.add(pokemon, try pokemon.rows(entity))
+            // The Pokémon's species, its evolution family, their evolutions and Pokémon.
+            guard let found = try Corpus(tables: rows.tables).pokemon.first,
+                  let own = try species.rows([.integer(Int64(found.speciesID))]).first else { break }
+            rows.add(species, [own])
+            if let chain = try Corpus(tables: rows.tables).species.first?.evolutionChain {
+                rows.add(speciesOfChain, try speciesOfChain.rows([.integer(Int64(chain))]))
+            }
+            for member in try Corpus(tables: rows.tables).species {
+                rows.add(evolutionsOf, try evolutionsOf.rows([.text(member.slug)]))
+                rows.add(pokemonOfSpecies, try pokemonOfSpecies.rows([.integer(Int64(member.id))]))
+            }
+            // Pokémon an evolution names by id (a regional form evolving into another).
+            let typed = try Corpus(tables: rows.tables)
+            for evolution in typed.evolutions {
+                for (key, value) in evolution.conditions where key == "base_form" || key == "evolved_form" {
+                    if let id = Int(value) { rows.add(defaultPokemonByID, try defaultPokemonByID.rows([.integer(Int64(id))])) }
+                }
+            }
+            for ability in found.abilities + (found.hiddenAbility.map { [$0] } ?? []) {
+                rows.add(abilityBySlug, try abilityBySlug.rows([.text(ability)]))
+            }
+        }
+        return rows.tables
+    }
+}
+
+/// Rows gathered from several queries, each table's rows once and in the order they were
+/// written (as the whole corpus has them: first matches and sort ties depend on it).
+private struct RowSet {
+    private var rows: [String: (columns: [String], byRowID: [Int64: [String]])] = [:]
+
+    init() {
+        for table in Store.corpusTableColumns {
+            rows[table.name] = (table.columns, [:])
+        }
+    }
+
+    mutating func add(_ query: CorpusRowQuery, _ found: [(rowid: Int64, fields: [String])]) {
+        for row in found { rows[query.table]?.byRowID[row.rowid] = row.fields }
+    }
+
+    var tables: CorpusTables {
+        CorpusTables(tables: rows.mapValues { table in
+            Table(columns: table.columns, rows: table.byRowID.sorted { $0.key < $1.key }.map(\.value))
+        })
+    }
+}

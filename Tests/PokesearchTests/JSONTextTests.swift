@@ -1,0 +1,93 @@
+import Catalog
+import Corpus
+import Foundation
+@testable import Query
+import Testing
+
+/// JSON text written as bytes: the same text as escaping scalar by scalar, valid JSON.
+@Suite struct JSONTextTests {
+    /// Escaping one Unicode scalar at a time, as JSONText did before it wrote bytes.
+    static func scalarByScalar(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    @Test func stringsEscapeQuotesBackslashesAndControlCharacters() throws {
+        #expect(JSONText.string("Farfetch'd") == #""Farfetch'd""#)
+        #expect(JSONText.string("a\"b\\c\nd\re\tf\u{1}g\u{1F}h\u{7F}") == #""a\"b\\c\nd\re\tf\u0001g\u001fh"# + "\u{7F}\"")
+        #expect(JSONText.string("Nidoran♀ ピカチュウ 😀 e\u{301}") == "\"Nidoran♀ ピカチュウ 😀 e\u{301}\"")
+        #expect(JSONText.string("") == #""""#)
+        var random = SystemRandomNumberGenerator()
+        let alphabet: [Character] = ["a", "Z", " ", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1B}", "é", "♀", "ピ", "😀", "\u{301}", "\u{2028}", "/"]
+        for _ in 0..<500 {
+            let text = String((0..<Int.random(in: 0...24, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+            let json = JSONText.string(text)
+            #expect(json == Self.scalarByScalar(text))
+            let decoded = try JSONSerialization.jsonObject(with: Data("[\(json)]".utf8)) as? [String]
+            #expect(decoded == [text])
+        }
+    }
+
+    @Test func wholeNumbers() {
+        for value in [0, 7, -42, 1000, Int.max, Int.min] {
+            let out = ByteBuffer()
+            JSONText.appendInt(value, into: out)
+            #expect(out.string == String(value))
+        }
+    }
+
+    @Test func resultsAndSuggestions() {
+        let pikachu = SearchResult(doc: 24, kind: .pokemon, id: 25, slug: "pikachu", name: "Pika\"chu", score: 1000,
+                                   types: ["electric"], explanation: [])
+        #expect(JSONText.result(pikachu)
+            == #"{"kind":"pokemon","id":25,"slug":"pikachu","name":"Pika\"chu","score":1000,"types":["electric"]}"#)
+        let item = SearchResult(doc: 3000, kind: .item, id: -1, slug: "x", name: "", score: 0, types: [], explanation: [])
+        #expect(JSONText.result(item) == #"{"kind":"item","id":-1,"slug":"x","name":"","score":0}"#)
+        let suggestion = Suggestion(text: "Mr. Mime", kind: .pokemon, id: 122, slug: "mr-mime")
+        #expect(JSONText.suggestion(suggestion) == #"{"text":"Mr. Mime","kind":"pokemon","id":122,"slug":"mr-mime"}"#)
+        for kind in Kind.allCases {
+            #expect(JSONText.suggestion(Suggestion(text: "t", kind: kind, id: 1, slug: "s"))
+                == #"{"text":"t","kind":"\#(kind.rawValue)","id":1,"slug":"s"}"#)
+        }
+        let out = ByteBuffer()
+        out.append("x")
+        JSONText.appendSuggestion(suggestion, into: out)
+        #expect(out.string == "x" + JSONText.suggestion(suggestion))
+    }
+
+    @Test func byteBufferGrowsAndDropsWhatWasSent() {
+        let buffer = ByteBuffer(capacity: 16)
+        var expected: [UInt8] = []
+        for i in 0..<1000 {
+            let piece = Array(String(i).utf8) + [10]
+            piece.withUnsafeBytes { buffer.append($0) }
+            expected += piece
+        }
+        buffer.append(UInt8(ascii: "!"))
+        buffer.appendUTF8("é")
+        expected += Array("!é".utf8)
+        #expect(buffer.bytes == expected)
+        buffer.removeFirst(1000)
+        #expect(buffer.bytes == Array(expected.dropFirst(1000)))
+        buffer.removeAll(keepingCapacity: 64)
+        #expect(buffer.isEmpty)
+        buffer.append("ok")
+        #expect(buffer.string == "ok")
+    }
+}
