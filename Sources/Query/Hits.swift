@@ -100,7 +100,7 @@ final class HitMapPool: Sendable {
     private let docCount: Int
     private let idle = Mutex<[HitMap]>([])
     /// Maps kept idle at most (a burst of concurrent queries frees the rest).
-    static let capacity = 64
+    static let capacity = 16
 
     init(docCount: Int) { self.docCount = docCount }
 
