@@ -78,22 +78,21 @@ private final class Queries: NameSource, @unchecked Sendable {
 
     init(_ store: Store) throws {
         self.store = store
-        pokemon = try store.corpusRows("pokemon", where: "id = ? AND slug = ?")
-        pokemonOfSpecies = try store.corpusRows("pokemon", where: "species = ?")
-        defaultPokemonByID = try store.corpusRows("pokemon", where: "id = ? AND form_of IS NULL")
-        // Supersets (a slug inside a comma-separated list), narrowed exactly by the details.
-        pokemonWithAbility = try store.corpusRows("pokemon", where: "form_of IS NULL AND (instr(abilities, ?1) > 0 OR hidden_ability = ?1)")
-        pokemonWithType = try store.corpusRows("pokemon", where: "instr(types, ?) > 0")
-        species = try store.corpusRows("species", where: "id = ?")
-        speciesOfChain = try store.corpusRows("species", where: "evolution_chain = ?")
-        evolutionsOf = try store.corpusRows("evolutions", where: "species = ?")
-        move = try store.corpusRows("moves", where: "id = ? AND slug = ?")
-        item = try store.corpusRows("items", where: "id = ? AND slug = ?")
-        ability = try store.corpusRows("abilities", where: "id = ? AND slug = ?")
-        abilityBySlug = try store.corpusRows("abilities", where: "slug = ?")
-        allTypes = try store.corpusRows("types", where: "1")
-        allEfficacy = try store.corpusRows("type_efficacy", where: "1")
-        namesOf = try store.corpusRows("names", where: "kind = ? AND slug = ?")
+        pokemon = try store.corpusRows(.pokemon)
+        pokemonOfSpecies = try store.corpusRows(.pokemonOfSpecies)
+        defaultPokemonByID = try store.corpusRows(.defaultPokemonByID)
+        pokemonWithAbility = try store.corpusRows(.pokemonWithAbility)
+        pokemonWithType = try store.corpusRows(.pokemonWithType)
+        species = try store.corpusRows(.species)
+        speciesOfChain = try store.corpusRows(.speciesOfChain)
+        evolutionsOf = try store.corpusRows(.evolutionsOfSpecies)
+        move = try store.corpusRows(.move)
+        item = try store.corpusRows(.item)
+        ability = try store.corpusRows(.ability)
+        abilityBySlug = try store.corpusRows(.abilityBySlug)
+        allTypes = try store.corpusRows(.allTypes)
+        allEfficacy = try store.corpusRows(.allTypeEfficacy)
+        namesOf = try store.corpusRows(.names)
     }
 
     func table(_ query: CorpusRowQuery, _ values: [SQLValue] = []) throws -> Table {

@@ -96,3 +96,42 @@ enum Schema {
     /// a later version appends its ALTER/CREATE statements here.
     static let migrations: [Int: String] = [:]
 }
+
+/// The lookups entity details are read with (`Store.corpusRows`, `DetailReader`): each a
+/// corpus table and a constant condition over its columns, `?` for each bound value.
+public enum CorpusLookup: Sendable {
+    case pokemon, pokemonOfSpecies, defaultPokemonByID, pokemonWithAbility, pokemonWithType
+    case species, speciesOfChain, evolutionsOfSpecies
+    case move, item, ability, abilityBySlug, allTypes, allTypeEfficacy, names
+
+    var table: String {
+        switch self {
+        case .pokemon, .pokemonOfSpecies, .defaultPokemonByID, .pokemonWithAbility, .pokemonWithType: return "pokemon"
+        case .species, .speciesOfChain: return "species"
+        case .evolutionsOfSpecies: return "evolutions"
+        case .move: return "moves"
+        case .item: return "items"
+        case .ability, .abilityBySlug: return "abilities"
+        case .allTypes: return "types"
+        case .allTypeEfficacy: return "type_efficacy"
+        case .names: return "names"
+        }
+    }
+
+    var condition: String {
+        switch self {
+        case .pokemon, .move, .item, .ability: return "id = ? AND slug = ?"
+        case .pokemonOfSpecies: return "species = ?"
+        case .defaultPokemonByID: return "id = ? AND form_of IS NULL"
+        // Supersets (a slug inside a comma-separated list), narrowed exactly by the details.
+        case .pokemonWithAbility: return "form_of IS NULL AND (instr(abilities, ?1) > 0 OR hidden_ability = ?1)"
+        case .pokemonWithType: return "instr(types, ?) > 0"
+        case .species: return "id = ?"
+        case .speciesOfChain: return "evolution_chain = ?"
+        case .evolutionsOfSpecies: return "species = ?"
+        case .abilityBySlug: return "slug = ?"
+        case .allTypes, .allTypeEfficacy: return "1"
+        case .names: return "kind = ? AND slug = ?"
+        }
+    }
+}

@@ -173,14 +173,14 @@ public final class Store {
         Schema.corpusTables.map { ($0.name, $0.columns.map(\.0)) }
     }
 
-    /// A query for the rows of corpus table `table` that match `condition` (SQL over the
-    /// table's own columns, `?` for each value), in the order they were written.
-    public func corpusRows(_ table: String, where condition: String) throws -> CorpusRowQuery {
-        guard let schema = Schema.corpusTables.first(where: { $0.name == table }) else {
-            preconditionFailure("\(table) is not a corpus table")
+    /// A prepared query for the rows of one lookup's corpus table that match its condition,
+    /// in the order they were written.
+    public func corpusRows(_ lookup: CorpusLookup) throws -> CorpusRowQuery {
+        guard let schema = Schema.corpusTables.first(where: { $0.name == lookup.table }) else {
+            preconditionFailure("\(lookup.table) is not a corpus table")
         }
         let columns = schema.columns.map { "\"\($0.0)\"" }.joined(separator: ", ")
-        let statement = try database.prepare("SELECT rowid, \(columns) FROM \(schema.name) WHERE \(condition) ORDER BY rowid")
+        let statement = try database.prepare("SELECT rowid, \(columns) FROM \(schema.name) WHERE \(lookup.condition) ORDER BY rowid")
         return CorpusRowQuery(table: schema.name, columns: schema.columns.map(\.0), statement: statement)
     }
 

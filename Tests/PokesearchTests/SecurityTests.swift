@@ -10,11 +10,13 @@ import Glibc
 /// cache directories. (The socket's mode 0600: ServerSocketFileTests.)
 @Suite struct SecurityTests {
     /// SQL built from interpolated or concatenated text, allowed only here: the corpus
-    /// tables' names and columns, which come from `Schema.corpusTables`, a constant.
+    /// tables' names and columns, which come from `Schema.corpusTables`, a constant, and the
+    /// conditions of the detail lookups, constants of `CorpusLookup`.
     static let interpolatedSQLAllowed: Set<String> = [
         #"Store/Schema.swift: "CREATE TABLE \(table.name) (\(columns));\n""#,
         #"Store/Store.swift: "INSERT INTO \(table.name) (\(columns)) VALUES (\(placeholders))""#,
         #"Store/Store.swift: "SELECT \(columns) FROM \(table.name) ORDER BY rowid""#,
+        #"Store/Store.swift: "SELECT rowid, \(columns) FROM \(schema.name) WHERE \(lookup.condition) ORDER BY rowid""#,
     ]
     /// Calls that pass SQL on from a variable: the wrappers themselves, the private helper
     /// whose callers pass literals (checked below), and the schema's constant text.
