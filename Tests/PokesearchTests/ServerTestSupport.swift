@@ -1,6 +1,6 @@
 import Foundation
 import Server
-import Synchronization
+import Locking
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -57,7 +57,7 @@ enum ServerFixture {
         try! process.run()
         // Both pipes are drained at once: a child that fills stderr (64 KiB, e.g. a
         // sanitizer's reports) while stdout is being read would otherwise block forever.
-        let stderrData = Mutex(Data())
+        let stderrData = Locked(Data())
         let stderrRead = DispatchSemaphore(value: 0)
         Thread {
             let data = err.fileHandleForReading.readDataToEndOfFile()
