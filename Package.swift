@@ -22,14 +22,16 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
+        // A pthread lock ThreadSanitizer can see (Synchronization.Mutex's futex it cannot).
+        .target(name: "Locking"),
         .target(name: "Corpus"),
-        .target(name: "Folding", dependencies: ["CICU"]),
+        .target(name: "Folding", dependencies: ["CICU", "Locking"]),
         .target(name: "Store", dependencies: ["CSQLite", "Corpus", "Folding"]),
         .target(name: "Index", dependencies: ["Corpus", "Folding"]),
         .target(name: "Query", dependencies: ["Corpus", "Folding", "Index"]),
-        .target(name: "Catalog", dependencies: ["Corpus", "Folding", "Store", "Index", "Query"]),
-        .target(name: "Sync", dependencies: ["CCurl", "Corpus", "Store"]),
-        .target(name: "Server", dependencies: ["Catalog", "Query", "CLinux"]),
+        .target(name: "Catalog", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Locking"]),
+        .target(name: "Sync", dependencies: ["CCurl", "Corpus", "Store", "Locking"]),
+        .target(name: "Server", dependencies: ["Catalog", "Query", "CLinux", "Locking"]),
         .target(name: "PokesearchCLI", dependencies: ["Catalog", "Query", "Server", "Sync"]),
         .executableTarget(name: "pokesearch", dependencies: ["PokesearchCLI"]),
         .executableTarget(name: "pokesearch-corpus", dependencies: ["Corpus"]),
@@ -38,9 +40,9 @@ let package = Package(
         .target(name: "BenchmarkSupport", dependencies: ["Corpus", "Folding"], path: "Benchmarks/BenchmarkSupport"),
         .executableTarget(name: "pokesearch-bench", dependencies: ["BenchmarkSupport", "Catalog", "Query", "Index", "Store", "Corpus", "Folding", "Server"],
                           path: "Benchmarks/pokesearch-bench"),
-        .executableTarget(name: "pokesearch-stress", dependencies: ["Catalog", "Query", "Index", "Server"], path: "Benchmarks/pokesearch-stress"),
+        .executableTarget(name: "pokesearch-stress", dependencies: ["Catalog", "Query", "Index", "Server", "Locking"], path: "Benchmarks/pokesearch-stress"),
 
-        .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync", "BenchmarkSupport"]),
+        .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync", "BenchmarkSupport", "Locking"]),
     ],
     swiftLanguageModes: [.v6]
 )

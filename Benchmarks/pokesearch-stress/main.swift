@@ -3,7 +3,7 @@ import Index
 import Foundation
 import Query
 import Server
-import Synchronization
+import Locking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -198,7 +198,7 @@ func clientLoop(index: Int, path: String, deadline: Double, reloadEvery: Double)
 /// Runs `clients` threads for `seconds`; their merged tally.
 func drive(path: String, clients: Int, seconds: Double, reloadEvery: Double) -> Tally {
     let deadline = monotonicSeconds() + seconds
-    let results = Mutex(Tally())
+    let results = Locked(Tally())
     let group = DispatchGroup()
     for index in 0..<clients {
         group.enter()

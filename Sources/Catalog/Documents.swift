@@ -1,7 +1,7 @@
 import Corpus
 import Dispatch
 import Folding
-import Synchronization
+import Locking
 
 /// The searchable documents made from a corpus: every entity numbered in ranking order,
 /// every name folded, and each document's field text (the words of its types, abilities,
@@ -85,7 +85,7 @@ public struct Documents: Sendable {
     /// Folds names on every core: ICU folding and transliteration dominate ingest time.
     static func fold(_ names: [(Int, Name)]) -> [FoldedName] {
         let chunks = max(1, min(16, names.count / 2000))
-        let results = Mutex<[[FoldedName]]>(Array(repeating: [], count: chunks))
+        let results = Locked<[[FoldedName]]>(Array(repeating: [], count: chunks))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let range = (names.count * chunk / chunks)..<(names.count * (chunk + 1) / chunks)
             let folded = names[range].map { doc, name in FoldedName(doc: doc, language: name.language, raw: name.text) }

@@ -1,5 +1,5 @@
 import CICU
-import Synchronization
+import Locking
 
 /// The one text normalisation pokesearch uses, at ingest and at query time alike, so that
 /// what a user types and what the index holds meet in the same form.
@@ -96,7 +96,7 @@ public enum Folding {
         }
     }
 
-    private static let hanReadings = Mutex<[UInt32: String]>([:])
+    private static let hanReadings = Locked<[UInt32: String]>([:])
 
     /// The pinyin of one han character, from ICU's Han-Latin, cached.
     private static func hanReading(_ scalar: Unicode.Scalar) -> String {
@@ -276,7 +276,7 @@ public enum Folding {
 /// hands each concurrent caller its own clone, kept for reuse.
 final class TransliteratorPool: Sendable {
     private let id: String
-    private let idle = Mutex<[UInt]>([]) // OpaquePointer bit patterns, so the state is Sendable
+    private let idle = Locked<[UInt]>([]) // OpaquePointer bit patterns, so the state is Sendable
 
     init(id: String) { self.id = id }
 

@@ -3,7 +3,7 @@ import Corpus
 import Index
 import Query
 import Store
-import Synchronization
+import Locking
 
 /// One loaded index with what GET needs (a reader of entity details from the database the
 /// index came from) and what STATS reports about it.
@@ -48,9 +48,9 @@ public final class LoadedIndex: Sendable {
 /// The index every request runs on. A reload swaps in a new one atomically: a request
 /// runs entirely on the index it started with.
 final class IndexHolder: Sendable {
-    private let current: Mutex<LoadedIndex>
+    private let current: Locked<LoadedIndex>
 
-    init(_ loaded: LoadedIndex) { current = Mutex(loaded) }
+    init(_ loaded: LoadedIndex) { current = Locked(loaded) }
 
     var loaded: LoadedIndex { current.withLock { $0 } }
 

@@ -2,7 +2,7 @@ import CLinux
 import Foundation
 import Index
 import Query
-import Synchronization
+import Locking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -452,5 +452,5 @@ public final class LineServer {
 
 /// Where a reload thread leaves its outcome for the event loop.
 private final class ReloadMailbox: Sendable {
-    let outcome = Mutex<Result<LoadedIndex, ReloadFailure>?>(nil)
+    let outcome = Locked<Result<LoadedIndex, ReloadFailure>?>(nil)
 }

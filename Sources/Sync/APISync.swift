@@ -1,7 +1,7 @@
 import Corpus
 import Foundation
 import Store
-import Synchronization
+import Locking
 
 /// A sync from PokeAPI's REST API: pages through the list endpoints, fetches every
 /// resource the corpus needs (through the sync cache: conditional requests, resume), and
@@ -35,7 +35,7 @@ public final class APISync: Sendable {
     private let pool: HTTPPool
     private let cache: SyncCache
     private let progress: ProgressMeter
-    private let tally = Mutex(Counts())
+    private let tally = Locked(Counts())
 
     public init(base: String, databasePath: String, settings: HTTPSettings, progress: ProgressMeter) throws {
         try SyncError.checkURL(base)

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Locking
 import Synchronization
 
 /// How pokesearch talks HTTP. The environment can shorten the waits (tests, slow links):
@@ -196,7 +197,7 @@ struct CurlFailure: Error {
 /// handle from a shared pool (so connections are reused across batches), with retries.
 final class HTTPPool: Sendable {
     let settings: HTTPSettings
-    private let idle = Mutex<[CurlConnection]>([])
+    private let idle = Locked<[CurlConnection]>([])
     /// Retries so far, and whether a failure has cancelled the batch in progress.
     let retries = Atomic<Int>(0)
     private let cancelled = Atomic<Bool>(false)
@@ -241,9 +242,9 @@ final class HTTPPool: Sendable {
     func map<Item: Sendable, Value: Sendable>(_ items: [Item], _ work: @escaping @Sendable (Item, CurlConnection) throws -> Value) throws -> [Value] {
         guard !items.isEmpty else { return [] }
         cancelled.store(false, ordering: .relaxed)
-        let results = Mutex<[Value?]>(Array(repeating: nil, count: items.count))
+        let results = Locked<[Value?]>(Array(repeating: nil, count: items.count))
         let next = Atomic<Int>(0)
-        let firstError = Mutex<Error?>(nil)
+        let firstError = Locked<Error?>(nil)
         let group = DispatchGroup()
         for _ in 0..<min(settings.concurrency, items.count) {
             group.enter()

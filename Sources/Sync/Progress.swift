@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +20,7 @@ public final class ProgressMeter: Sendable {
     private let style: Style
     private let label: String
     private let start = ProcessInfo.processInfo.systemUptime
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(style: Style, label: String) {
         self.style = style

@@ -1,6 +1,6 @@
 import Foundation
 import Store
-import Synchronization
+import Locking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,13 +20,13 @@ final class SyncCache: Sendable {
     static let resumeWindow: Double = 24 * 3600
 
     let path: String
-    private let stores: Mutex<Stores>
+    private let stores: Locked<Stores>
 
     init(databasePath: String) throws {
         path = databasePath + ".sync"
         let inProgress = try Self.openSideFile(path)
         let previous = FileManager.default.fileExists(atPath: databasePath) ? try? Store(path: databasePath, readOnly: true) : nil
-        stores = Mutex(Stores(inProgress: inProgress, previous: previous))
+        stores = Locked(Stores(inProgress: inProgress, previous: previous))
     }
 
     private static func openSideFile(_ path: String) throws -> Store {

@@ -108,6 +108,7 @@ struct ColourTests {
         let command = "\(Fixture.binary.path) pikachu --limit 2 --db \(Fixture.database)"
         process.arguments = ["-qec", command, "/dev/null"]
         var env = ["PATH": "/usr/bin:/bin", "TERM": "xterm", "POKESEARCH_NO_HISTORY": "1", "HOME": Fixture.temporaryDirectory("tty")]
+            .merging(Fixture.sanitizerEnvironment) { new, _ in new }
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let out = Pipe()

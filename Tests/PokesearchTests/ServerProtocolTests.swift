@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -149,7 +149,7 @@ struct ServerProtocolTests {
 
     @Test func sixtyFourConcurrentClients() throws {
         let server = try RunningServer()
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         let socketPath = server.socketPath
         DispatchQueue.concurrentPerform(iterations: 64) { index in
             do {

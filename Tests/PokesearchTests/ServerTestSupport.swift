@@ -1,6 +1,5 @@
 import Foundation
 import Server
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -51,25 +50,8 @@ enum ServerFixture {
         env["POKESEARCH_NO_HISTORY"] = "1"
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try! process.run()
-        // Both pipes are drained at once: a child that fills stderr (64 KiB, e.g. a
-        // sanitizer's reports) while stdout is being read would otherwise block forever.
-        let stderrData = Mutex(Data())
-        let stderrRead = DispatchSemaphore(value: 0)
-        Thread {
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            stderrData.withLock { $0 = data }
-            stderrRead.signal()
-        }.start()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        stderrRead.wait()
-        let stderr = stderrData.withLock { $0 }
-        process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                         stderr: String(decoding: stderr, as: UTF8.self))
+        let (status, stdout, stderr) = try! runDrainingOutput(process)
+        return RunResult(status: status, stdout: stdout, stderr: stderr)
     }
 }
 

@@ -3,7 +3,7 @@ import Corpus
 import Foundation
 import Query
 import Store
-import Synchronization
+import Locking
 import Testing
 
 /// Paths and shared fixtures for the tests.
@@ -24,6 +24,13 @@ enum Fixture {
         }
         return root.appendingPathComponent(".build/debug/pokesearch")
     }()
+
+    /// This run's sanitizer settings (scripts/sanitizers.sh): a child started with a clean
+    /// environment gets them too, so its reports go where the run's go, with the same
+    /// suppressions, instead of into its stderr and exit status.
+    static let sanitizerEnvironment = ProcessInfo.processInfo.environment.filter {
+        ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "SWIFT_BACKTRACE"].contains($0.key)
+    }
 
     static let corpusTables: CorpusTables = try! TSV.readCorpus(from: corpusDirectory)
     static let corpus: Corpus = try! Corpus(tables: corpusTables)
@@ -78,7 +85,7 @@ func pokesearch(_ arguments: [String], environment: [String: String] = [:], stdi
         process.arguments = arguments
     }
     var env = ["PATH": "/usr/bin:/bin", "HOME": Fixture.temporaryDirectory("home"), "POKESEARCH_NO_HISTORY": "1",
-               "POKESEARCH_SOCKET": "/nonexistent/pokesearch-test.sock"]
+               "POKESEARCH_SOCKET": "/nonexistent/pokesearch-test.sock"].merging(Fixture.sanitizerEnvironment) { new, _ in new }
     for (k, v) in environment { env[k] = v }
     process.environment = env
     // Output goes to files: nothing to drain while waiting, whatever its size.
@@ -97,4 +104,26 @@ func pokesearch(_ arguments: [String], environment: [String: String] = [:], stdi
     defer { try? FileManager.default.removeItem(atPath: directory) }
     return Run(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, stdout: try String(contentsOf: outURL, encoding: .utf8),
                stderr: try String(contentsOf: errURL, encoding: .utf8))
+}
+
+/// Runs `process` to its end and returns its status and output. Both pipes are drained at
+/// once: a child that fills stderr (64 KiB, e.g. a sanitizer's reports) while stdout is
+/// being read would otherwise block forever.
+func runDrainingOutput(_ process: Process) throws -> (status: Int32, stdout: String, stderr: String) {
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stderrData = Locked(Data())
+    let stderrRead = DispatchSemaphore(value: 0)
+    Thread {
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        stderrData.withLock { $0 = data }
+        stderrRead.signal()
+    }.start()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    stderrRead.wait()
+    let stderr = stderrData.withLock { $0 }
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
 }

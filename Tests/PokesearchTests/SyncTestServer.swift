@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Locking
 import Synchronization
 
 /// A small HTTP/1.1 server on 127.0.0.1 (ephemeral port) for the sync tests: keep-alive,
@@ -42,7 +43,7 @@ final class TestHTTPServer: Sendable {
 
     let port: Int
     private let listener: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let stopped = Atomic<Bool>(false)
     static let lastModified = "Wed, 01 Jan 2025 00:00:00 GMT"
 

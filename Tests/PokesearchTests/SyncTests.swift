@@ -44,17 +44,11 @@ import Testing
             var environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path,
                                "POKESEARCH_NO_HISTORY": "1", "POKESEARCH_HTTP_TIMEOUT": "2", "POKESEARCH_HTTP_ATTEMPTS": "3",
                                "POKESEARCH_HTTP_BACKOFF": "0.05", "POKESEARCH_CORPUS": PokeAPIFixture.corpusDirectory.path]
+            environment.merge(Fixture.sanitizerEnvironment) { _, new in new }
             environment.merge(extra) { _, new in new }
             process.environment = environment
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let stdout = out.fileHandleForReading.readDataToEndOfFile()
-            let stderr = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                       stderr: String(decoding: stderr, as: UTF8.self))
+            let (status, stdout, stderr) = try runDrainingOutput(process)
+            return Run(status: status, stdout: stdout, stderr: stderr)
         }
 
         /// A previous database built from the subset, with a favourite.
