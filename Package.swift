@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "Folding", dependencies: ["CICU", "Locking"]),
         .target(name: "Store", dependencies: ["CSQLite", "Corpus", "Folding"]),
         .target(name: "Index", dependencies: ["Corpus", "Folding"]),
-        .target(name: "Query", dependencies: ["Corpus", "Folding", "Index"]),
+        .target(name: "Query", dependencies: ["Corpus", "Folding", "Index", "Locking"]),
         .target(name: "Catalog", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Locking"]),
         .target(name: "Sync", dependencies: ["CCurl", "Corpus", "Store", "Locking"]),
         .target(name: "Server", dependencies: ["Catalog", "Query", "CLinux", "Locking"]),

@@ -1,7 +1,7 @@
 import Corpus
 import Index
 import Store
-import Synchronization
+import Locking
 
 /// Entity details read from the database one entity at a time, for `show` and the server's
 /// GET: the rows one entity's details need become a small typed corpus (the same `Corpus`
@@ -14,7 +14,7 @@ import Synchronization
 /// else may use the connection from another thread afterwards. Thread-safe: one entity at
 /// a time.
 public final class DetailReader: NameSource {
-    private let queries: Mutex<Queries>
+    private let queries: Locked<Queries>
     /// The type chart (21 types, 324 damage factors), read once.
     private let chart: Corpus
     public let path: String
@@ -29,7 +29,7 @@ public final class DetailReader: NameSource {
             tables.tables["types"] = try queries.table(queries.allTypes)
             tables.tables["type_efficacy"] = try queries.table(queries.allEfficacy)
             chart = try Corpus(tables: tables)
-            self.queries = Mutex(queries)
+            self.queries = Locked(queries)
         } catch {
             throw StoreError.from(error, path: store.path)
         }

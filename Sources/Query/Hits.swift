@@ -1,5 +1,5 @@
 import Index
-import Synchronization
+import Locking
 
 /// How a term matched a document, ranked by the contract's buckets. Smaller is better.
 public enum MatchClass: Int, Sendable, Comparable, CaseIterable {
@@ -98,7 +98,7 @@ final class HitMap: @unchecked Sendable {
 /// are touched. A query leases maps and gives them all back when its results are read.
 final class HitMapPool: Sendable {
     private let docCount: Int
-    private let idle = Mutex<[HitMap]>([])
+    private let idle = Locked<[HitMap]>([])
     /// Maps kept idle at most (a burst of concurrent queries frees the rest).
     static let capacity = 16
 
