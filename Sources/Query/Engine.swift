@@ -137,7 +137,7 @@ public final class SearchEngine: Sendable {
     /// words must match whole words (of names or fields, as in a search).
     public func complete(_ text: String, limit: Int = 8, language: Int = 0, kinds: Set<Kind> = []) throws -> [Suggestion] {
         var parsed = try QueryParser.parse(text, lenient: true)
-        let typingLastWord = !(text.last?.isWhitespace ?? true)
+        let typingLastWord = text.unicodeScalars.last.map { !QueryParser.isWhitespace($0) } ?? false
         var options = SearchOptions()
         options.limit = max(1, min(limit, SearchOptions.maxLimit))
         options.language = language
