@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The robustness checks CI runs (docs/ROBUSTNESS.md): every fuzz target for 30 s, then the
-# server suites (protocol, socket file, client) under ThreadSanitizer (the server's event loop and
-# reload threads, the index swap, the built binary itself). Builds go under .build/fuzz and
-# .build/tsan, so the regular debug build is left as it was. Estimated 8-10 minutes from a cold
-# cache on 2 cores, mostly the two builds (not yet timed end to end). Exits non-zero on the
-# first failure.
+# server suites (protocol, socket file, client) and the lock's under ThreadSanitizer (the
+# server's event loop and reload threads, the index swap, the built binary itself). Builds go
+# under .build/fuzz and .build/tsan, so the regular debug build is left as it was. Estimated
+# 8-10 minutes from a cold cache on 2 cores, mostly the two builds (not yet timed end to end).
+# Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-30}
@@ -21,17 +21,9 @@ for target in fuzz-query fuzz-protocol fuzz-corpus fuzz-mapping; do
         exit 1
     fi
 done
-echo "== ThreadSanitizer: the server suites"
-swift build --build-tests --sanitize=thread --build-path .build/tsan
-# Reports go to files, one per process, so those of the `pokesearch` processes the tests start
-# (servers, ingests) are seen too, not only the test runner's.
-reports=.build/tsan/reports
-rm -rf "$reports" && mkdir -p "$reports"
-SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="log_path=$PWD/$reports/tsan suppressions=$PWD/scripts/tsan-suppressions.txt" \
-    swift test --skip-build --sanitize=thread --build-path .build/tsan --filter 'Server'
-if ls "$reports"/tsan.* >/dev/null 2>&1; then
-    cat "$reports"/tsan.* >&2
-    echo "ci-robustness: ThreadSanitizer reports above" >&2
-    exit 1
-fi
-echo "ThreadSanitizer: no reports"
+echo "== ThreadSanitizer: the server and locking suites"
+# The whole suite under TSan (scripts/sanitizers.sh thread) took 22 minutes here, on top of the
+# fuzzing and the two builds: too close to CI's 30-minute budget. These suites cover the
+# threads: the event loop, the reload thread and the index swap, the built binary itself, and
+# the lock everything shares.
+scripts/sanitizers.sh thread --filter 'Server|Locking'

@@ -203,9 +203,12 @@ struct PokeAPIFixture {
             lists["evolution-chain", default: []].append(("", "\(base)/evolution-chain/\(chainID)/"))
             detail("evolution-chain", chainID, ["id": Int(chainID)!, "baby_trigger_item": NSNull(), "chain": link(root)])
         }
+        // The handlers capture the origin, not the server: the server keeps its handlers, so
+        // capturing it made a cycle, and every sandbox's server leaked (found by LeakSanitizer).
+        let origin = server.origin
         for (endpoint, entries) in lists {
             server.route("/api/v2/\(endpoint)/") { query in
-                TestHTTPServer.Response(status: 200, body: Self.page(entries, endpoint: endpoint, query: query, origin: server.origin))
+                TestHTTPServer.Response(status: 200, body: Self.page(entries, endpoint: endpoint, query: query, origin: origin))
             }
         }
     }
