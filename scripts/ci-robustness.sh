@@ -22,7 +22,7 @@ for target in fuzz-query fuzz-protocol fuzz-corpus fuzz-mapping; do
     fi
 done
 echo "== ThreadSanitizer: the server and locking suites"
-# The whole suite under TSan (scripts/sanitizers.sh thread) took 22 minutes here, on top of the
+# The whole suite under TSan (scripts/sanitizers.sh thread) took 11-22 minutes here, on top of the
 # fuzzing and the two builds: too close to CI's 30-minute budget. These suites cover the
 # threads: the event loop, the reload thread and the index swap, the built binary itself, and
 # the lock everything shares.
