@@ -2,7 +2,8 @@ import BenchmarkSupport
 import Foundation
 
 /// `pokesearch "fire dragon"` as a one-shot process, against the start-up of a trivial
-/// Swift executable that links Foundation as pokesearch does (built with swiftc here).
+/// Swift executable that links Foundation as pokesearch does (built with swiftc here, with
+/// the Swift runtime linked in when this bench has it so).
 struct OneShotFigures {
     var search: Samples
     var hello: Samples
@@ -13,7 +14,8 @@ enum OneShot {
         let source = directory.appendingPathComponent("hello.swift")
         let hello = directory.appendingPathComponent("hello")
         try "import Foundation\nprint(ProcessInfo.processInfo.arguments.count)\n".write(to: source, atomically: true, encoding: .utf8)
-        try Processes.run(["swiftc", "-O", source.path, "-o", hello.path], in: directory)
+        try Processes.run(["swiftc", "-O"] + (Suite.staticSwiftRuntime ? ["-static-stdlib"] : []) + [source.path, "-o", hello.path],
+                          in: directory)
 
         var environment = ProcessInfo.processInfo.environment
         environment["POKESEARCH_DB"] = database

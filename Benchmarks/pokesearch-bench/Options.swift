@@ -8,6 +8,8 @@ struct Options {
     var engineOnly = false
     /// Only the socket figures: server against echo, pipelined rates, server memory (for iterating on the server).
     var socketOnly = false
+    /// With `engineOnly`: time only these workloads (to profile one kind of query).
+    var workloads: Set<Workload> = []
     var out: String?
     var baseline: String?
     var tolerance = BaselineComparison.defaultTolerance
@@ -26,11 +28,13 @@ struct Options {
     static let checkout = benchmarksDirectory.deletingLastPathComponent()
 
     static let usage = """
-        usage: pokesearch-bench [--quick] [--engine | --socket] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
+        usage: pokesearch-bench [--quick] [--engine [--workloads W,...] | --socket] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
                                 [--queries FILE] [--regenerate-queries] [--pokesearch PATH]
           --quick               fewer iterations, no scale runs: at most a minute (what CI runs)
           --engine              only the in-process figures: index build, latency, recall (no references,
                                 socket or CLI; for iterating on the engine, not for --baseline)
+          --workloads W[,W...]  with --engine: only these workloads' queries (e.g. typo-insert,whole-name), ten
+                                times as many rounds, one index build: to profile one kind of query
           --socket              only the socket figures: round trip, pipelined rates (completions, PING, one
                                 fixed completion), server memory (for iterating on the server, not for --baseline)
           --out FILE            write the results as JSON
@@ -61,6 +65,14 @@ struct Options {
             case "--quick": options.quick = true
             case "--engine": options.engineOnly = true
             case "--socket": options.socketOnly = true
+            case "--workloads":
+                for name in try value(word).split(separator: ",") {
+                    guard let workload = Workload(rawValue: String(name)) else {
+                        let names = Workload.allCases.map(\.rawValue).joined(separator: " ")
+                        throw BenchmarkError.usage("--workloads: no workload '\(name)' (workloads: \(names))")
+                    }
+                    options.workloads.insert(workload)
+                }
             case "--out": options.out = try value(word)
             case "--baseline": options.baseline = try value(word)
             case "--tolerance":
@@ -81,6 +93,9 @@ struct Options {
         }
         if (options.engineOnly || options.socketOnly) && options.baseline != nil {
             throw BenchmarkError.usage("--engine and --socket leave out figures a baseline compares; run without them to compare")
+        }
+        if !options.workloads.isEmpty && !options.engineOnly {
+            throw BenchmarkError.usage("--workloads goes with --engine (the other figures need every workload)")
         }
         if options.engineOnly && options.socketOnly {
             throw BenchmarkError.usage("--engine and --socket each measure only one part; give one of them")

@@ -70,5 +70,6 @@ func machineDescription() -> String {
     let release = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     let cpus = ProcessInfo.processInfo.activeProcessorCount
     let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1e9
-    return String(format: "Linux %@ %@, %d CPUs, %.0f GB, load %.2f", release, machine, cpus, memory, loadAverage())
+    let runtime = Suite.staticSwiftRuntime ? "static Swift runtime" : "dynamic Swift runtime"
+    return String(format: "Linux %@ %@, %d CPUs, %.0f GB, load %.2f, %@", release, machine, cpus, memory, loadAverage(), runtime)
 }

@@ -36,6 +36,12 @@ struct Suite {
             effort.ingestRuns = 1
             effort.buildRuns = 1
         }
+        if !options.workloads.isEmpty {
+            // Profiling a few workloads: one index is enough, and the queries take the time.
+            effort.ingestRuns = 1
+            effort.buildRuns = 1
+            effort.latencyRounds *= 10
+        }
         return effort
     }
     var figures: [Figure] = []
@@ -61,7 +67,8 @@ struct Suite {
         guard let queryText = try? String(contentsOfFile: options.queryFile, encoding: .utf8) else {
             throw BenchmarkError.failed("no query file at \(options.queryFile); write it with --regenerate-queries")
         }
-        let queries = try QueryFile.decode(queryText, file: options.queryFile)
+        var queries = try QueryFile.decode(queryText, file: options.queryFile)
+        if !options.workloads.isEmpty { queries.removeAll { !options.workloads.contains($0.workload) } }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pokesearch-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -253,14 +260,25 @@ struct Suite {
     static func builtPokesearch() throws -> String {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let sibling = executable.deletingLastPathComponent().appendingPathComponent("pokesearch").path
-        progress("building pokesearch (swift build -c release --product pokesearch)")
+        // Built as this bench was (same configuration, same Swift runtime linking), so the two
+        // share one build directory instead of each rebuilding the other's modules.
         let configuration = executable.deletingLastPathComponent().lastPathComponent.contains("debug") ? "debug" : "release"
-        try Processes.run(["swift", "build", "-c", configuration, "--product", "pokesearch"], in: Options.checkout)
+        let command = ["swift", "build", "-c", configuration] + (Self.staticSwiftRuntime ? ["--static-swift-stdlib"] : [])
+            + ["--product", "pokesearch"]
+        progress("building pokesearch (\(command.joined(separator: " ")))")
+        try Processes.run(command, in: Options.checkout)
         guard FileManager.default.isExecutableFile(atPath: sibling) else {
             throw BenchmarkError.failed("no pokesearch executable at \(sibling) after building it")
         }
         return sibling
     }
+
+    /// Whether this process has the Swift runtime linked in (`--static-swift-stdlib`, as
+    /// `scripts/setup.sh` builds pokesearch) rather than loaded from libswiftCore.so.
+    static let staticSwiftRuntime: Bool = {
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return false }
+        return !maps.contains("libswiftCore.so")
+    }()
 
     /// Runs `--scale-worker N` in a child process and reads its figures.
     static func scaleFigures(_ entities: Int) throws -> [Figure] {

@@ -232,6 +232,9 @@ struct TypoSearch {
         let asciiOnly: Bool
         /// Bit j + 1 set where term[j] is the scalar (ASCII scalars precomputed).
         let asciiMasks: [UInt64]
+        /// The term's UTF-8, and where each of its scalars starts in it (plus the end).
+        let termBytes: [UInt8]
+        let scalarStarts: [Int]
         /// States per path length: (maxEdits + 1) words each, and the scalar read there.
         let states: UnsafeMutablePointer<UInt64>
         let path: UnsafeMutablePointer<UInt32>
@@ -277,6 +280,10 @@ struct TypoSearch {
                     }
                     // Deeper, no alignment gets cheaper than the cheapest one alive now.
                     if minimum > maxEdits || minimum >= best { return }
+                    if budgetSpent(scalars: scalars) {
+                        followExactly(node: node, position: position, scalars: scalars)
+                        return
+                    }
                 }
             }
             for child in Int(trie.childStart[node])..<Int(trie.childStart[node + 1]) {
@@ -295,6 +302,10 @@ struct TypoSearch {
                             childBest = distance
                         }
                         if minimum > maxEdits || minimum >= childBest { continue }
+                        if budgetSpent(scalars: scalars + 1) {
+                            followExactly(node: child, position: depth + 1, scalars: scalars + 1)
+                            continue
+                        }
                         visit(node: child, from: depth + 1, scalars: scalars + 1, partial: UInt32(byte), pending: 0, best: childBest)
                         continue
                     } else if asciiOnly {
@@ -303,6 +314,71 @@ struct TypoSearch {
                 }
                 visit(node: child, from: depth, scalars: scalars, partial: partial, pending: pending, best: best)
             }
+        }
+
+        /// Whether every alignment alive after `scalars` path scalars has used the whole edit
+        /// budget: then the path can only go on as the term does (every automaton step would
+        /// be a match), or as a transposition begun at the last scalar finishes it.
+        @inline(__always) func budgetSpent(scalars: Int) -> Bool {
+            let current = states + scalars * (maxEdits + 1)
+            for i in 0..<maxEdits where current[i] != 0 { return false }
+            return true
+        }
+
+        /// With the budget spent (see `budgetSpent`), each way the path can still go on is
+        /// followed down the trie by comparing bytes, instead of stepping the automaton on
+        /// every child: from each term position j still aligned, the term's remaining
+        /// scalars; from each position j aligned one edit below two scalars back whose next
+        /// scalar is the path's last (a transposition begun), term[j] and then the rest from
+        /// j + 2. Where a way is read to its end, the node reached holds keys within
+        /// `maxEdits` of the term.
+        mutating func followExactly(node: Int, position: Int, scalars: Int) {
+            let k = maxEdits + 1
+            let end = termBytes.count
+            var aligned = states[scalars * k + maxEdits] & ((UInt64(1) << UInt64(length)) &- 1)
+            while aligned != 0 {
+                let j = aligned.trailingZeroBitCount
+                aligned &= aligned &- 1
+                follow(node: node, position: position, first: scalarStarts[j]..<end, then: end..<end)
+            }
+            let last = path[scalars - 1]
+            var transposing = states[(scalars - 1) * k + maxEdits - 1]
+            while transposing != 0 {
+                let j = transposing.trailingZeroBitCount
+                transposing &= transposing &- 1
+                guard j + 2 <= length, term[j + 1] == last else { continue }
+                follow(node: node, position: position, first: scalarStarts[j]..<scalarStarts[j + 1], then: scalarStarts[j + 2]..<end)
+            }
+        }
+
+        /// Reads the term bytes `first` then `then` down from `position` in `node`'s edge; if
+        /// all are there, records the node reached at `maxEdits`.
+        mutating func follow(node start: Int, position from: Int, first: Range<Int>, then: Range<Int>) {
+            var node = start, position = from
+            var depth = Int(trie.depth[node])
+            var keyStart = Int(trie.offsets[Int(trie.low[node])])
+            for i in first.lowerBound..<(first.upperBound + then.count) {
+                budget -= 1
+                if budget <= 0 { return }
+                let byte = termBytes[i < first.upperBound ? i : then.lowerBound + (i - first.upperBound)]
+                if position == depth {
+                    // The edge is read: on to the child that starts with the byte.
+                    // Children are in byte order (near the root, dozens of them).
+                    var low = Int(trie.childStart[node]), high = Int(trie.childStart[node + 1])
+                    while low < high {
+                        let middle = (low + high) >> 1
+                        if trie.firstByte[middle] < byte { low = middle + 1 } else { high = middle }
+                    }
+                    guard low < Int(trie.childStart[node + 1]), trie.firstByte[low] == byte else { return }
+                    node = low
+                    depth = Int(trie.depth[node])
+                    keyStart = Int(trie.offsets[Int(trie.low[node])])
+                } else if trie.bytes[keyStart + position] != byte {
+                    return
+                }
+                position += 1
+            }
+            found.append((Int(trie.low[node])..<Int(trie.high[node]), maxEdits))
         }
 
         /// Advances the automaton by one scalar from path length `scalars`: the fewest edits
@@ -352,6 +428,13 @@ struct TypoSearch {
         for i in 0..<k { states[i] = (UInt64(1) << UInt64(min(i, term.count) + 1)) &- 1 }
         var asciiMasks = [UInt64](repeating: 0, count: 128)
         for (j, scalar) in term.enumerated() where scalar < 128 { asciiMasks[Int(scalar)] |= 1 << UInt64(j + 1) }
+        var termBytes: [UInt8] = []
+        var scalarStarts: [Int] = []
+        for scalar in term {
+            scalarStarts.append(termBytes.count)
+            termBytes.append(contentsOf: String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
+        }
+        scalarStarts.append(termBytes.count)
         let index = self.index
         let term = self.term
         let maxEdits = self.maxEdits
@@ -368,7 +451,8 @@ struct TypoSearch {
                                                 depth: depth.baseAddress!, low: low.baseAddress!, high: high.baseAddress!,
                                                 childStart: childStart.baseAddress!, firstByte: firstByte.baseAddress!)
                                 var walk = Walk(trie: trie, term: term, length: term.count, maxEdits: maxEdits,
-                                                asciiOnly: asciiOnly, asciiMasks: asciiMasks, states: states, path: path,
+                                                asciiOnly: asciiOnly, asciiMasks: asciiMasks, termBytes: termBytes,
+                                                scalarStarts: scalarStarts, states: states, path: path,
                                                 maxDepth: maxDepth, budget: steps)
                                 walk.visit(node: 0, from: 0, scalars: 0, partial: 0, pending: 0, best: Int.max)
                                 return (walk.found, walk.budget)

@@ -219,11 +219,15 @@ struct TypoSearchTests {
         let index = Fixture.engine.index
         let keys = (0..<index.keys.count).map { index.keyString($0).unicodeScalars.map(\.value) }
         var generator = DifferentialTests.Generator(state: 4242)
-        let words = ["pikachu", "charizard", "garchomp", "bulbasaur", "thunderbolt", "leftovers", "levitate", "ピカチュウ", "피카츄"]
+        // Past one edit's budget, the walk follows the term byte by byte instead of stepping;
+        // edits at the start and at the end of the term, where that begins and where it ends.
+        let words = ["pikachu", "charizard", "garchomp", "bulbasaur", "thunderbolt", "leftovers", "levitate", "ピカチュウ", "피카츄",
+                     "metronome", "ampharos", "mr mime", "eevee"]
         for (n, word) in words.enumerated() {
             var scalars = word.unicodeScalars.map(\.value)
-            // One edit at a seeded place: substitute, delete, insert or transpose.
-            let at = generator.below(scalars.count - 1)
+            // One edit at a seeded place (the first and the last for the last words): substitute,
+            // delete, insert or transpose.
+            let at = n == words.count - 2 ? 0 : n == words.count - 1 ? scalars.count - 2 : generator.below(scalars.count - 1)
             switch n % 4 {
             case 0: scalars[at] = 0x78
             case 1: scalars.remove(at: at)
