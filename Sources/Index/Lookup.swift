@@ -21,17 +21,12 @@ extension IndexSnapshot {
                 var node = 0
                 var matched = 0
                 while matched < p.count {
-                    // Children are in byte order; each starts with a different byte.
-                    var lowChild = Int(nodeChildStart[node]), highChild = Int(nodeChildStart[node + 1])
-                    let target = p[matched]
-                    var found = -1
-                    while lowChild < highChild {
-                        let mid = (lowChild + highChild) >> 1
-                        let byte = nodeByte[mid]
-                        if byte == target { found = mid; break }
-                        if byte < target { lowChild = mid + 1 } else { highChild = mid }
-                    }
-                    guard found >= 0 else { return nil }
+                    guard let found = nodeChildStart.withUnsafeBufferPointer({ childStart in
+                        nodeByte.withUnsafeBufferPointer { firstByte in
+                            Self.child(of: node, startingWith: p[matched], childStart: childStart.baseAddress!,
+                                       firstByte: firstByte.baseAddress!)
+                        }
+                    }) else { return nil }
                     let keyStart = Int(keys.offsets[Int(nodeKeyLow[found])])
                     let end = min(Int(nodeDepth[found]), p.count)
                     var i = matched + 1
@@ -45,6 +40,23 @@ extension IndexSnapshot {
                 return node
             }
         }
+    }
+
+    /// The child of `node` whose edge starts with `byte`. Children are in byte order, each
+    /// starting with a different byte (near the root, dozens): a binary search without
+    /// branches on the bytes compared, which a processor cannot predict.
+    @inline(__always)
+    static func child(of node: Int, startingWith byte: UInt8, childStart: UnsafePointer<UInt32>,
+                      firstByte: UnsafePointer<UInt8>) -> Int? {
+        var base = Int(childStart[node])
+        var count = Int(childStart[node + 1]) - base
+        guard count > 0 else { return nil }
+        while count > 1 {
+            let half = count >> 1
+            base = firstByte[base + half] <= byte ? base + half : base
+            count -= half
+        }
+        return firstByte[base] == byte ? base : nil
     }
 
     /// The key equal to `bytes`, if any.
@@ -363,14 +375,9 @@ struct TypoSearch {
                 let byte = termBytes[i < first.upperBound ? i : then.lowerBound + (i - first.upperBound)]
                 if position == depth {
                     // The edge is read: on to the child that starts with the byte.
-                    // Children are in byte order (near the root, dozens of them).
-                    var low = Int(trie.childStart[node]), high = Int(trie.childStart[node + 1])
-                    while low < high {
-                        let middle = (low + high) >> 1
-                        if trie.firstByte[middle] < byte { low = middle + 1 } else { high = middle }
-                    }
-                    guard low < Int(trie.childStart[node + 1]), trie.firstByte[low] == byte else { return }
-                    node = low
+                    guard let child = IndexSnapshot.child(of: node, startingWith: byte, childStart: trie.childStart,
+                                                          firstByte: trie.firstByte) else { return }
+                    node = child
                     depth = Int(trie.depth[node])
                     keyStart = Int(trie.offsets[Int(trie.low[node])])
                 } else if trie.bytes[keyStart + position] != byte {
