@@ -17,28 +17,32 @@ extension IndexSnapshot {
     public func prefixNode(_ prefix: [UInt8]) -> Int? {
         guard !prefix.isEmpty, !nodeDepth.isEmpty else { return nil }
         return keys.bytes.withUnsafeBufferPointer { bytes -> Int? in
-            prefix.withUnsafeBufferPointer { p -> Int? in
-                var node = 0
-                var matched = 0
-                while matched < p.count {
-                    guard let found = nodeChildStart.withUnsafeBufferPointer({ childStart in
-                        nodeByte.withUnsafeBufferPointer { firstByte in
-                            Self.child(of: node, startingWith: p[matched], childStart: childStart.baseAddress!,
-                                       firstByte: firstByte.baseAddress!)
+          keys.offsets.withUnsafeBufferPointer { offsets -> Int? in
+            nodeChildStart.withUnsafeBufferPointer { childStart -> Int? in
+              nodeByte.withUnsafeBufferPointer { firstByte -> Int? in
+                prefix.withUnsafeBufferPointer { p -> Int? in
+                    var node = 0
+                    var matched = 0
+                    while matched < p.count {
+                        guard let found = Self.child(of: node, startingWith: p[matched], childStart: childStart.baseAddress!,
+                                                     firstByte: firstByte.baseAddress!) else { return nil }
+                        let end = min(Int(nodeDepth[found]), p.count)
+                        var i = matched + 1
+                        if i < end {
+                            let keyStart = Int(offsets[Int(nodeKeyLow[found])])
+                            while i < end {
+                                if bytes[keyStart + i] != p[i] { return nil }
+                                i += 1
+                            }
                         }
-                    }) else { return nil }
-                    let keyStart = Int(keys.offsets[Int(nodeKeyLow[found])])
-                    let end = min(Int(nodeDepth[found]), p.count)
-                    var i = matched + 1
-                    while i < end {
-                        if bytes[keyStart + i] != p[i] { return nil }
-                        i += 1
+                        matched = end
+                        node = found
                     }
-                    matched = end
-                    node = found
+                    return node
                 }
-                return node
+              }
             }
+          }
         }
     }
 

@@ -198,19 +198,19 @@ struct MatchContext {
     func deferrable(_ term: Term) -> (keys: Range<Int>, postings: Int)? {
         guard term.shape == .word || term.shape == .wholeWord, term.language == nil, languageRestriction == nil else { return nil }
         let bytes = Array(term.text.utf8)
+        guard let node = index.prefixNode(bytes) else { return nil }
+        let low = Int(index.nodeKeyLow[node])
         let keys: Range<Int>
         if term.shape == .wholeWord {
-            guard let key = index.keyIndex(bytes) else { return nil }
-            keys = key..<key + 1
+            // The key equal to the word sorts first in its prefix range.
+            guard index.keys.length(low) == bytes.count else { return nil }
+            keys = low..<low + 1
         } else {
-            keys = index.keyRange(prefix: bytes)
+            keys = low..<Int(index.nodeKeyHigh[node])
         }
-        guard !keys.isEmpty else { return nil }
         let postings = Int(index.postingStart[keys.upperBound] - index.postingStart[keys.lowerBound])
-        if namesOnly(term) {
-            // The range must hold a name (the lists leave fields out).
-            guard let node = index.prefixNode(bytes), !index.tops.names(node).isEmpty else { return nil }
-        }
+        // The range must hold a name (the lists leave fields out).
+        if namesOnly(term) && index.tops.names(node).isEmpty { return nil }
         return (keys, postings)
     }
 
