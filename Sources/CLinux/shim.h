@@ -12,4 +12,14 @@
 static inline int pokesearch_accept4(int fd, int flags) {
     return (int)syscall(SYS_accept4, fd, 0, 0, flags);
 }
+
+// struct ucred too is declared only under _GNU_SOURCE; the kernel fixes its layout.
+#include <sys/socket.h>
+static inline int pokesearch_peer_uid(int fd, unsigned int *uid) {
+    struct { int pid; unsigned int uid; unsigned int gid; } credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *uid = credentials.uid;
+    return 0;
+}
 #endif

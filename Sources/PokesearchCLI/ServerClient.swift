@@ -5,8 +5,9 @@ import Glibc
 #endif
 
 /// Asks a running `pokesearch serve` instead of loading the index, when one answers on
-/// the socket and serves the same database. Every failure (no server, another database,
-/// a timeout, an answer it cannot read) returns nil and the command runs locally.
+/// the socket, runs as the same user and serves the same database. Every failure (no
+/// server, another user's or another database's, a timeout, an answer it cannot read)
+/// returns nil and the command runs locally.
 struct ServerClient {
     /// The decoded response line and its elements' raw JSON texts (for --json, which
     /// prints exactly the objects the server sent).
@@ -25,6 +26,9 @@ struct ServerClient {
         let socketPath = SocketPath.resolve(override: context.arguments.values["--socket"], environment: context.environment)
         guard case .success(let fd) = UnixSocket.connect(path: socketPath) else { return nil }
         defer { close(fd) }
+        // Only a server of our own user is asked: another user's process listening at the
+        // path (say under a world-writable /tmp) would see the queries and choose the answers.
+        guard UnixSocket.peerUser(fd) == getuid() else { return nil }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

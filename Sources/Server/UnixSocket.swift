@@ -1,3 +1,4 @@
+import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,6 +19,13 @@ public enum UnixSocket {
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
+    }
+
+    /// The user the process at the other end of a connected socket runs as (SO_PEERCRED,
+    /// recorded by the kernel when it connected or listened), or nil when it cannot be read.
+    public static func peerUser(_ fd: Int32) -> uid_t? {
+        var user: UInt32 = 0
+        return pokesearch_peer_uid(fd, &user) == 0 ? uid_t(user) : nil
     }
 
     /// A new stream socket connected to `path`, or the errno of the failure

@@ -75,6 +75,31 @@ struct ServerClientTests {
         #expect(try requestsServed(server) - before == 2)
     }
 
+    /// Someone else listening at the socket path (another user's process at a path under
+    /// /tmp) would read every query and choose the answers: the client asks only a server
+    /// running as its own user, and answers from the database otherwise.
+    @Test(.enabled(if: RunningServer.canRunAsAnotherUser, "needs root and setpriv to start a server as another user"))
+    func serverOfAnotherUserIsNotUsed() throws {
+        let nobody: uid_t = 65534
+        // A directory and a database the other user can use (the fixture's directories are
+        // private to us).
+        var template = Array("/tmp/pokesearch-other-user-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: \(String(cString: strerror(errno)))") }
+        let directory = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(chmod(directory, 0o755) == 0)
+        let database = directory + "/shared.sqlite"
+        try FileManager.default.copyItem(atPath: ServerFixture.database, toPath: database)
+        for path in [directory, database] { #expect(chown(path, nobody, nobody) == 0) }
+        let server = try RunningServer(database: database, socketPath: directory + "/s.sock", user: nobody)
+        let before = try requestsServed(server)
+        let result = ServerFixture.run(["search", "pikachu", "--limit", "1", "--db", database, "--socket", server.socketPath])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Pikachu"))
+        // Only our own STATS: the client sent nothing, not even its STATS.
+        #expect(try requestsServed(server) - before == 1)
+    }
+
     /// Runs bash's completion function for `words` (the last one being completed).
     func bashCompletions(_ words: [String], socket: String) throws -> [String] {
         let script = ServerFixture.repository.appendingPathComponent("completions/pokesearch.bash").path

@@ -62,11 +62,19 @@ final class RunningServer {
     let directory: String
     private let errorPipe = Pipe()
 
-    init(database: String = ServerFixture.database, extraArguments: [String] = [], socketPath: String? = nil) throws {
+    /// `user`: run the server as that user (through setpriv; the tests must run as root).
+    init(database: String = ServerFixture.database, extraArguments: [String] = [], socketPath: String? = nil,
+         user: uid_t? = nil) throws {
         directory = ServerFixture.temporaryDirectory()
         self.socketPath = socketPath ?? directory + "/s.sock"
-        process.executableURL = URL(fileURLWithPath: ServerFixture.binary)
-        process.arguments = ["serve", "--db", database, "--socket", self.socketPath] + extraArguments
+        let arguments = ["serve", "--db", database, "--socket", self.socketPath] + extraArguments
+        if let user {
+            process.executableURL = URL(fileURLWithPath: RunningServer.setpriv)
+            process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", ServerFixture.binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: ServerFixture.binary)
+            process.arguments = arguments
+        }
         process.standardError = errorPipe
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -93,6 +101,10 @@ final class RunningServer {
     }
 
     deinit { if process.isRunning { stop() } }
+
+    static let setpriv = "/usr/bin/setpriv"
+    /// Whether a test can start a server as another user.
+    static let canRunAsAnotherUser = getuid() == 0 && FileManager.default.isExecutableFile(atPath: setpriv)
 }
 
 struct TestFailure: Error, CustomStringConvertible {
