@@ -51,9 +51,7 @@ public struct PrefixTops: Sendable {
     /// The entry a posting gives in a list.
     @inline(__always) static func entry(_ posting: UInt32) -> UInt32 {
         let role = (posting >> 1) & 7
-        let language = (posting >> 4) & 15
-        let miss: UInt32 = language == Posting.noLanguage || language == Self.language ? 0 : 1
-        return (prefixClass[Int(role)] << 1 | miss) << 24 | posting >> 8
+        return (prefixClass[Int(role)] << 1 | Posting.languageMiss(posting, display: language)) << 24 | posting >> 8
     }
 
     /// Builds the lists bottom-up (the trie is in breadth-first order, so children come after

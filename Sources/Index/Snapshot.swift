@@ -32,6 +32,14 @@ public struct Posting: Sendable, Hashable {
     @inline(__always) public var role: KeyRole { KeyRole(rawValue: (raw >> 1) & 7)! }
     @inline(__always) public var roleBits: UInt32 { (raw >> 1) & 7 }
     @inline(__always) public var isTransliterated: Bool { raw & 1 != 0 }
+
+    /// 1 when the posting (`raw`, or any value with a posting's low byte) is of a name in
+    /// another language than `display`, else 0: the ranking's "names in the display language
+    /// first" bit. What has no language (fields, ids) counts as the display language's.
+    @inline(__always) public static func languageMiss(_ raw: UInt32, display: UInt32) -> UInt32 {
+        let language = (raw >> 4) & 15
+        return language == noLanguage || language == display ? 0 : 1
+    }
 }
 
 /// Per-document flags.

@@ -245,9 +245,7 @@ public final class SearchEngine: Sendable {
                 // already in the range.
                 var outside: [Int32] = []
                 index.forEachKeyContaining(scalars, bytes: bytes, skipping: keyRange) { key, position in
-                    guard position > 0 else { return }
-                    let matchClass: MatchClass = index.keys.bytes[index.keys.range(key).lowerBound + position - 1] == 0x20
-                        ? .laterWordPrefix : .substring
+                    guard let matchClass = index.containmentClass(key: key, offset: position) else { return }
                     for p in index.postingRange(key: key) {
                         let raw = index.postings[p]
                         let role = (raw >> 1) & 7
@@ -276,9 +274,7 @@ public final class SearchEngine: Sendable {
 
     /// A posting as a list entry (`placement << 24 | doc`) of a given match class.
     @inline(__always) static func listEntry(_ matchClass: MatchClass, _ posting: UInt32) -> UInt32 {
-        let language = (posting >> 4) & 15
-        let miss: UInt32 = language == Posting.noLanguage || language == PrefixTops.language ? 0 : 1
-        return (UInt32(matchClass.rawValue) << 1 | miss) << 24 | posting >> 8
+        (UInt32(matchClass.rawValue) << 1 | Posting.languageMiss(posting, display: PrefixTops.language)) << 24 | posting >> 8
     }
 
     /// Substrings are matched from three scalars (two for scripts other than Latin, whose

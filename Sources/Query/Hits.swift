@@ -18,6 +18,16 @@ public enum MatchClass: Int, Sendable, Comparable, CaseIterable {
     }
 }
 
+extension IndexSnapshot {
+    /// How a name key containing a word at byte `offset` matches it: a later word of the
+    /// name starting with it (after a space), else a substring; nil at offset 0 (a prefix
+    /// of the key, matched by the prefix range).
+    @inline(__always) func containmentClass(key: Int, offset: Int) -> MatchClass? {
+        guard offset > 0 else { return nil }
+        return keys.bytes[keys.range(key).lowerBound + offset - 1] == 0x20 ? .laterWordPrefix : .substring
+    }
+}
+
 /// One term's best hit on one document, packed so that a smaller value is a better hit:
 /// typos (2 bits) | class (3) | not in display language (1) | language (4) | role (3) |
 /// transliterated (1).
@@ -28,9 +38,8 @@ public struct Hit: Sendable, Equatable {
     init(raw: UInt32) { self.raw = raw }
 
     init(typos: Int, matchClass: MatchClass, posting: Posting, displayLanguage: Int) {
-        let language = posting.language
-        let miss: UInt32 = language == Posting.noLanguage || language == UInt32(displayLanguage) ? 0 : 1
-        raw = UInt32(typos) << 12 | UInt32(matchClass.rawValue) << 9 | miss << 8 | language << 4
+        let miss = Posting.languageMiss(posting.raw, display: UInt32(displayLanguage))
+        raw = UInt32(typos) << 12 | UInt32(matchClass.rawValue) << 9 | miss << 8 | posting.language << 4
             | posting.roleBits << 1 | (posting.isTransliterated ? 1 : 0)
     }
 

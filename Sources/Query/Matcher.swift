@@ -162,7 +162,7 @@ struct MatchContext {
                             continue
                         }
                         if phrase && role != KeyRole.whole.rawValue { continue }
-                        let miss: UInt32 = language == Posting.noLanguage || language == display ? 0 : 1
+                        let miss = Posting.languageMiss(raw, display: display)
                         hits.record(Int(raw >> 8), Hit(raw: classes[Int(role)] << 9 | miss << 8 | (raw & 0xFF) | translitBit))
                     }
                 }
@@ -179,9 +179,7 @@ struct MatchContext {
         guard scalars.count >= SearchEngine.substringMinimum(scalars) else { return }
         // Keys starting with the text are the prefix range's, matched above.
         index.forEachKeyContaining(scalars, bytes: bytes, skipping: range) { key, offset in
-            guard offset > 0 else { return }
-            let keyStart = index.keys.range(key).lowerBound
-            let matchClass: MatchClass = index.keys.bytes[keyStart + offset - 1] == 0x20 ? .laterWordPrefix : .substring
+            guard let matchClass = index.containmentClass(key: key, offset: offset) else { return }
             for p in index.postingRange(key: key) {
                 let posting = Posting(raw: index.postings[p])
                 guard posting.role == .whole || posting.role == .compact, allowed(posting, restriction, namesOnly: false) else { continue }
@@ -231,9 +229,7 @@ struct MatchContext {
         let namesOnly = namesOnly(term)
         var best = UInt32.max
         @inline(__always) func consider(_ entry: UInt32, _ matchClass: UInt32) {
-            let language = (entry >> 4) & 15
-            let miss: UInt32 = language == Posting.noLanguage || language == display ? 0 : 1
-            best = min(best, matchClass << 9 | miss << 8 | entry & 0xFF)
+            best = min(best, matchClass << 9 | Posting.languageMiss(entry, display: display) << 8 | entry & 0xFF)
         }
         let end = Int(tops.docKeyStart[doc + 1])
         var i = tops.firstPosting(of: doc, fromKey: keys.lowerBound)
@@ -256,9 +252,9 @@ struct MatchContext {
             let role = (entry >> 1) & 7
             let key = Int(entry >> 8)
             guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue, !keys.contains(key),
-                  let offset = index.keyOffset(of: bytes, in: key), offset > 0 else { continue }
-            let before = index.keys.bytes[index.keys.range(key).lowerBound + offset - 1]
-            consider(entry, UInt32(before == 0x20 ? MatchClass.laterWordPrefix.rawValue : MatchClass.substring.rawValue))
+                  let offset = index.keyOffset(of: bytes, in: key),
+                  let matchClass = index.containmentClass(key: key, offset: offset) else { continue }
+            consider(entry, UInt32(matchClass.rawValue))
         }
         return best == .max ? nil : best
     }

@@ -123,7 +123,8 @@ struct PrefixTopsTests {
 @Suite("Words matched on candidates")
 struct DeferredWordTests {
     /// Two- and three-word queries: words of one name with prefixes of others, field words
-    /// (types, genus), and words of unrelated names, so results range from none to thousands.
+    /// (types, genus) with pieces from inside names, and words of unrelated names, so results
+    /// range from none to thousands.
     static func queries() throws -> [String] {
         let store = try Store(path: Fixture.database, readOnly: true)
         let names = try store.readFoldedNames()
@@ -140,10 +141,16 @@ struct DeferredWordTests {
             let field = fields[generator.below(fields.count)].text
             let last = word(other)
             let prefix = String(last.prefix(1 + generator.below(4)))
-            switch generator.below(4) {
+            // Three or four scalars from inside the word: a search matches it in names
+            // further in (a substring, or a later word's start), read on candidates too.
+            let scalars = Array(last.unicodeScalars)
+            let from = scalars.count > 4 ? 1 + generator.below(scalars.count - 4) : 0
+            let infix = String(String.UnicodeScalarView(scalars[from..<min(scalars.count, from + 3 + generator.below(2))]))
+            switch generator.below(5) {
             case 0: queries.append("\(word(name)) \(prefix)")
             case 1: queries.append("\(word(field)) \(word(name))")
             case 2: queries.append("\(word(field)) \(word(field)) \(prefix)")
+            case 3: queries.append("\(word(field)) \(infix)")
             default: queries.append("\(word(name)) \(word(other)) \(prefix)")
             }
         }
