@@ -17,16 +17,21 @@ struct ParserTests {
         let column = try table.index(of: "name", in: "names.tsv")
         let names: [String] = table.rows.prefix(3000).map { $0[column] }
         queries += names
-        queries += ["", "   ", "25", "0025", "99999999999999999999999", "pikachu 25", "\tFire\nDragon\r", "a1", "1a", "MEW two"]
+        queries += ["", "   ", "25", "0025", "99999999999999999999999", "pikachu 25", "\tFire\nDragon\r", "a1", "1a", "MEW two",
+                    "Mr. Mime", "Farfetch’d", "Farfetch'd", "porygon-z", "Porygon-Z 25", "pokémon ÉCLAIR", "ゲノセクト (アクアカセット)",
+                    "피카츄", "皮卡丘 25", "Nidoran♀", "fire, dragon!", "a - b", "x-", "(mega)", "Ｐｉｋａｃｈｕ", "ｐｉｋａ ２５"]
         var fast = 0
         for query in queries {
             guard let words = QueryParser.parseWords(query) else { continue }
             #expect(words == (try QueryParser.parseGeneral(query, lenient: false)), "'\(query)'")
             fast += 1
         }
-        #expect(fast > 1_000)
-        #expect(QueryParser.parseWords("type:fire") == nil && QueryParser.parseWords("mr. mime") == nil
-                && QueryParser.parseWords("pokémon") == nil && QueryParser.parseWords("-fire") == nil)
+        #expect(fast > 3_000)
+        // Syntax, and scalars whose class needs a lookup, go the general way.
+        for syntax in ["type:fire", "-fire", "fire -flying", "\"mr mime\"", "*meleon", "ee?ee", "hp>100", "atk=5", "@fr:dracaufeu",
+                       "+25", "fire\u{3000}dragon", "fire\u{85}", "Nidoran♀", "😀", "a\u{7F}b", "a\u{0B}b", "a\u{0C}b"] {
+            #expect(QueryParser.parseWords(syntax) == nil, "'\(syntax)'")
+        }
     }
 
     @Test func termsPhrasesFiltersNegationWildcardsNumbers() throws {
