@@ -25,13 +25,16 @@ import Glibc
         "Store/Store.swift: prepare(sql)",
         "Store/Store.swift: execute(sql)",
         "Store/Store.swift: execute(Schema.create)",
+        "Store/Store.swift: execute(index.sql)", // Schema.lookupIndexes: constants
     ]
 
     /// Every string literal that reads as SQL, and every call that runs SQL, in Sources/.
     @Test func noSQLIsBuiltFromText() throws {
         let sources = Fixture.root.appendingPathComponent("Sources")
         let sqlLiteral = try Regex(#"("(?:SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|BEGIN|REPLACE|WITH)\b[^"\n]*")"#)
-        let call = try Regex(#"\b(prepare|execute|rows|run|docs)\(([^",)][^,)]*)[,)]"#)
+        // Simple word boundaries: Unicode's (the default) join "database.execute" into one
+        // word, so a call through a receiver would go unseen.
+        let call = try Regex(#"\b(prepare|execute|rows|run|docs)\(([^",)][^,)]*)[,)]"#).wordBoundaryKind(.simple)
         var interpolated: [String] = [], variable: [String] = [], scanned = 0
         let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
         for file in files {
