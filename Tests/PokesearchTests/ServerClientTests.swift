@@ -100,24 +100,69 @@ struct ServerClientTests {
         #expect(try requestsServed(server) - before == 1)
     }
 
-    /// Runs bash's completion function for `words` (the last one being completed).
-    func bashCompletions(_ words: [String], socket: String) throws -> [String] {
-        let script = ServerFixture.repository.appendingPathComponent("completions/pokesearch.bash").path
-        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+    /// Runs a shell's completion for a command line: `shell` and its arguments, with the
+    /// built pokesearch first on the PATH, the fixture database and the given socket; the
+    /// candidates it prints, one per line.
+    func completions(_ shell: String, _ arguments: [String], socket: String) throws -> [String] {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "source '\(script)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE=\"${COMP_WORDS[*]}\"; COMP_POINT=${#COMP_LINE}; _pokesearch; printf '%s\\n' \"${COMPREPLY[@]}\""]
+        process.executableURL = URL(fileURLWithPath: shell)
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = (ServerFixture.binary as NSString).deletingLastPathComponent + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["POKESEARCH_DB"] = ServerFixture.database
         environment["POKESEARCH_SOCKET"] = socket
+        // fish keeps its history and variables under $HOME: a scratch one.
+        environment["HOME"] = ServerFixture.temporaryDirectory()
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+        // fish prints "candidate<TAB>description".
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+    }
+
+    func script(_ name: String) -> String { ServerFixture.repository.appendingPathComponent("completions/\(name)").path }
+
+    /// Runs bash's completion function for `words` (the last one being completed).
+    func bashCompletions(_ words: [String], socket: String) throws -> [String] {
+        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        return try completions("/bin/bash", ["-c", "source '\(script("pokesearch.bash"))'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE=\"${COMP_WORDS[*]}\"; COMP_POINT=${#COMP_LINE}; _pokesearch; printf '%s\\n' \"${COMPREPLY[@]}\""],
+                               socket: socket)
+    }
+
+    /// Runs zsh's completion function for `words` (the last one being completed) the way
+    /// compsys autoloads it (the file's body runs with `words`, `CURRENT` and `PREFIX` set),
+    /// with stand-ins for the builtins it calls that print what they are given and that
+    /// matches the prefix (all of it with `-U`, as compadd does).
+    func zshCompletions(_ words: [String], socket: String) throws -> [String] {
+        let harness = #"""
+            compadd() {
+                local unfiltered=0 rest=0 a
+                for a in "$@"; do
+                    if (( rest )) || [[ $a != -* ]]; then [[ $unfiltered == 1 || $a == ${PREFIX}* ]] && print -r -- "$a"
+                    elif [[ $a == -- ]]; then rest=1
+                    elif [[ $a == -U ]]; then unfiltered=1
+                    fi
+                done
+            }
+            _describe() {
+                local entry found=1
+                for entry in ${(P)4}; do [[ ${entry%%:*} == ${PREFIX}* ]] && { print -r -- "${entry%%:*}"; found=0 }; done
+                return found
+            }
+            _files() { print -r -- '<files>' }
+            words=("${@:2}"); CURRENT=${#words}; PREFIX=${words[CURRENT]}
+            source "$1"
+            """#
+        return try completions("/usr/bin/zsh", ["-f", "-c", harness, "zsh", script("_pokesearch")] + words, socket: socket)
+    }
+
+    /// Asks fish for the completions of `commandLine` (`complete -C`), with our script loaded.
+    func fishCompletions(_ commandLine: String, socket: String) throws -> [String] {
+        try completions("/usr/bin/fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", script("pokesearch.fish"), commandLine],
+                        socket: socket)
     }
 
     @Test func bashCompletesCommandsOptionsAndNames() throws {
@@ -133,6 +178,42 @@ struct ServerClientTests {
         let server = try RunningServer()
         let before = try requestsServed(server)
         #expect(try bashCompletions(["pokesearch", "bulbas"], socket: server.socketPath).contains("bulbasaur"))
+        #expect(try requestsServed(server) > before + 1)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh"), "zsh is not installed (.ci/run installs it)"))
+    func zshCompletesCommandsOptionsAndNames() throws {
+        let noServer = ServerFixture.temporaryDirectory() + "/none.sock"
+        #expect(try zshCompletions(["pokesearch", "com"], socket: noServer) == ["complete"])
+        #expect(try Set(zshCompletions(["pokesearch", "s"], socket: noServer)) == ["search", "serve", "show", "sprite"])
+        #expect(try zshCompletions(["pokesearch", "search", "--li"], socket: noServer) == ["--limit"])
+        #expect(try zshCompletions(["pokesearch", "search", "--kind", "m"], socket: noServer) == ["move"])
+        #expect(try zshCompletions(["pokesearch", "search", "--db", "x"], socket: noServer) == ["<files>"])
+        #expect(try zshCompletions(["pokesearch", "fav", ""], socket: noServer) == ["add", "remove"])
+        #expect(try zshCompletions(["pokesearch", "show", "pikac"], socket: noServer).contains("pikachu"))
+        // No command starts so: the word is a name to search for.
+        #expect(try zshCompletions(["pokesearch", "garch"], socket: noServer).contains("garchomp"))
+        #expect(try zshCompletions(["pokesearch", "serve", "x"], socket: noServer).isEmpty)
+        // The same through a running server.
+        let server = try RunningServer()
+        let before = try requestsServed(server)
+        #expect(try zshCompletions(["pokesearch", "show", "thunderb"], socket: server.socketPath).contains("thunderbolt"))
+        #expect(try requestsServed(server) > before + 1)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "fish is not installed (.ci/run installs it)"))
+    func fishCompletesCommandsOptionsAndNames() throws {
+        let noServer = ServerFixture.temporaryDirectory() + "/none.sock"
+        #expect(try fishCompletions("pokesearch com", socket: noServer).contains("complete"))
+        #expect(try fishCompletions("pokesearch search --li", socket: noServer) == ["--limit"])
+        #expect(try fishCompletions("pokesearch search --kind m", socket: noServer) == ["move"])
+        #expect(try fishCompletions("pokesearch fav ", socket: noServer).contains("remove"))
+        #expect(try fishCompletions("pokesearch show pikac", socket: noServer).contains("pikachu"))
+        #expect(try fishCompletions("pokesearch serve x", socket: noServer).isEmpty)
+        // The same through a running server.
+        let server = try RunningServer()
+        let before = try requestsServed(server)
+        #expect(try fishCompletions("pokesearch bulbas", socket: server.socketPath).contains("bulbasaur"))
         #expect(try requestsServed(server) > before + 1)
     }
 }
