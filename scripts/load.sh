@@ -3,7 +3,7 @@
 # pokesearch-stress with 256 clients sending COMPLETE, SEARCH, GET and RELOAD (every 5 s) for
 # 60 s after a 20 s warm-up (four reloads: the heap reaches its working size). Fails on any
 # error response, on RSS growing more than 10% past the warm-up, or on file descriptors left
-# open.  Usage: scripts/load.sh [CLIENTS] [SECONDS]
+# open (more after the run than after the warm-up).  Usage: scripts/load.sh [CLIENTS] [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 clients=${1:-256}
