@@ -16,51 +16,29 @@ extension IndexSnapshot {
     /// the trie: a few comparisons a byte.
     public func prefixNode(_ prefix: [UInt8]) -> Int? {
         guard !prefix.isEmpty, !nodeDepth.isEmpty else { return nil }
-        return keys.bytes.withUnsafeBufferPointer { bytes -> Int? in
-          keys.offsets.withUnsafeBufferPointer { offsets -> Int? in
-            nodeChildStart.withUnsafeBufferPointer { childStart -> Int? in
-              nodeByte.withUnsafeBufferPointer { firstByte -> Int? in
-                prefix.withUnsafeBufferPointer { p -> Int? in
-                    var node = 0
-                    var matched = 0
-                    while matched < p.count {
-                        guard let found = Self.child(of: node, startingWith: p[matched], childStart: childStart.baseAddress!,
-                                                     firstByte: firstByte.baseAddress!) else { return nil }
-                        let end = min(Int(nodeDepth[found]), p.count)
-                        var i = matched + 1
-                        if i < end {
-                            let keyStart = Int(offsets[Int(nodeKeyLow[found])])
-                            while i < end {
-                                if bytes[keyStart + i] != p[i] { return nil }
-                                i += 1
-                            }
-                        }
-                        matched = end
-                        node = found
-                    }
-                    return node
-                }
-              }
-            }
-          }
-        }
+        return withTrie { $0.descend(from: 0, at: 0, through: prefix[...])?.node }
     }
 
-    /// The child of `node` whose edge starts with `byte`. Children are in byte order, each
-    /// starting with a different byte (near the root, dozens): a binary search without
-    /// branches on the bytes compared, which a processor cannot predict.
-    @inline(__always)
-    static func child(of node: Int, startingWith byte: UInt8, childStart: UnsafePointer<UInt32>,
-                      firstByte: UnsafePointer<UInt8>) -> Int? {
-        var base = Int(childStart[node])
-        var count = Int(childStart[node + 1]) - base
-        guard count > 0 else { return nil }
-        while count > 1 {
-            let half = count >> 1
-            base = firstByte[base + half] <= byte ? base + half : base
-            count -= half
+    /// Calls `body` with the trie's arrays as raw pointers, for loops that read them a byte
+    /// at a time.
+    func withTrie<T>(_ body: (TrieView) -> T) -> T {
+        keys.bytes.withUnsafeBufferPointer { bytes in
+            keys.offsets.withUnsafeBufferPointer { offsets in
+                nodeDepth.withUnsafeBufferPointer { depth in
+                    nodeKeyLow.withUnsafeBufferPointer { low in
+                        nodeKeyHigh.withUnsafeBufferPointer { high in
+                            nodeChildStart.withUnsafeBufferPointer { childStart in
+                                nodeByte.withUnsafeBufferPointer { firstByte in
+                                    body(TrieView(bytes: bytes.baseAddress!, offsets: offsets.baseAddress!, depth: depth.baseAddress!,
+                                                  low: low.baseAddress!, high: high.baseAddress!, childStart: childStart.baseAddress!,
+                                                  firstByte: firstByte.baseAddress!))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
-        return firstByte[base] == byte ? base : nil
     }
 
     /// The key equal to `bytes`, if any.
@@ -201,6 +179,59 @@ func lowerBound(_ array: [UInt64], _ value: UInt64) -> Int {
     return low
 }
 
+/// The trie's arrays as raw pointers (see `IndexSnapshot.withTrie`), valid only inside
+/// that call. A place in the trie is a node and a byte position in its edge: the edge of
+/// node n holds the bytes [depth of its parent, depth of n) of its first key.
+struct TrieView {
+    let bytes: UnsafePointer<UInt8>
+    let offsets: UnsafePointer<UInt32>
+    let depth: UnsafePointer<UInt16>
+    let low: UnsafePointer<UInt32>
+    let high: UnsafePointer<UInt32>
+    let childStart: UnsafePointer<UInt32>
+    let firstByte: UnsafePointer<UInt8>
+
+    @inline(__always) func keys(_ node: Int) -> Range<Int> { Int(low[node])..<Int(high[node]) }
+
+    /// The child of `node` whose edge starts with `byte`. Children are in byte order, each
+    /// starting with a different byte (near the root, dozens): a binary search without
+    /// branches on the bytes compared, which a processor cannot predict.
+    @inline(__always) func child(of node: Int, startingWith byte: UInt8) -> Int? {
+        var base = Int(childStart[node])
+        var count = Int(childStart[node + 1]) - base
+        guard count > 0 else { return nil }
+        while count > 1 {
+            let half = count >> 1
+            base = firstByte[base + half] <= byte ? base + half : base
+            count -= half
+        }
+        return firstByte[base] == byte ? base : nil
+    }
+
+    /// Where reading `path` down from byte `position` of `node`'s edge leads, or nil when
+    /// no key goes on that way. A node's first key is read only where its edge is longer
+    /// than the byte that chose it.
+    @inline(__always)
+    func descend(from node: Int, at position: Int, through path: ArraySlice<UInt8>) -> (node: Int, position: Int)? {
+        var node = node, position = position
+        var end = Int(depth[node])
+        var keyStart = -1
+        for byte in path {
+            if position == end {
+                guard let next = child(of: node, startingWith: byte) else { return nil }
+                node = next
+                end = Int(depth[node])
+                keyStart = -1
+            } else {
+                if keyStart < 0 { keyStart = Int(offsets[Int(low[node])]) }
+                if bytes[keyStart + position] != byte { return nil }
+            }
+            position += 1
+        }
+        return (node, position)
+    }
+}
+
 /// Depth-first walk of the radix trie, one Unicode scalar at a time (edges hold several
 /// bytes; scalars may span edges), running a bit-parallel Levenshtein automaton with
 /// transpositions (Wu–Manber with the optimal-string-alignment step): for each number of
@@ -229,19 +260,8 @@ struct TypoSearch {
         self.budget = budget
     }
 
-    /// The arrays the walk reads, as raw pointers for the hot loop.
-    struct Trie {
-        let bytes: UnsafePointer<UInt8>
-        let offsets: UnsafePointer<UInt32>
-        let depth: UnsafePointer<UInt16>
-        let low: UnsafePointer<UInt32>
-        let high: UnsafePointer<UInt32>
-        let childStart: UnsafePointer<UInt32>
-        let firstByte: UnsafePointer<UInt8>
-    }
-
     struct Walk {
-        let trie: Trie
+        let trie: TrieView
         let term: [UInt32]
         let length: Int
         let maxEdits: Int
@@ -291,7 +311,7 @@ struct TypoSearch {
                     let (minimum, distance) = step(scalars: scalars, scalar: partial)
                     scalars += 1
                     if distance < best {
-                        found.append((Int(trie.low[node])..<Int(trie.high[node]), distance))
+                        found.append((trie.keys(node), distance))
                         best = distance
                     }
                     // Deeper, no alignment gets cheaper than the cheapest one alive now.
@@ -314,7 +334,7 @@ struct TypoSearch {
                         let (minimum, distance) = step(scalars: scalars, scalar: UInt32(byte))
                         var childBest = best
                         if distance < childBest {
-                            found.append((Int(trie.low[child])..<Int(trie.high[child]), distance))
+                            found.append((trie.keys(child), distance))
                             childBest = distance
                         }
                         if minimum > maxEdits || minimum >= childBest { continue }
@@ -369,27 +389,11 @@ struct TypoSearch {
 
         /// Reads the term bytes `first` then `then` down from `position` in `node`'s edge; if
         /// all are there, records the node reached at `maxEdits`.
-        mutating func follow(node start: Int, position from: Int, first: Range<Int>, then: Range<Int>) {
-            var node = start, position = from
-            var depth = Int(trie.depth[node])
-            var keyStart = Int(trie.offsets[Int(trie.low[node])])
-            for i in first.lowerBound..<(first.upperBound + then.count) {
-                budget -= 1
-                if budget <= 0 { return }
-                let byte = termBytes[i < first.upperBound ? i : then.lowerBound + (i - first.upperBound)]
-                if position == depth {
-                    // The edge is read: on to the child that starts with the byte.
-                    guard let child = IndexSnapshot.child(of: node, startingWith: byte, childStart: trie.childStart,
-                                                          firstByte: trie.firstByte) else { return }
-                    node = child
-                    depth = Int(trie.depth[node])
-                    keyStart = Int(trie.offsets[Int(trie.low[node])])
-                } else if trie.bytes[keyStart + position] != byte {
-                    return
-                }
-                position += 1
-            }
-            found.append((Int(trie.low[node])..<Int(trie.high[node]), maxEdits))
+        mutating func follow(node: Int, position: Int, first: Range<Int>, then: Range<Int>) {
+            budget -= first.count + then.count
+            guard budget > 0, let middle = trie.descend(from: node, at: position, through: termBytes[first]),
+                  let end = trie.descend(from: middle.node, at: middle.position, through: termBytes[then]) else { return }
+            found.append((trie.keys(end.node), maxEdits))
         }
 
         /// Advances the automaton by one scalar from path length `scalars`: the fewest edits
@@ -443,7 +447,7 @@ struct TypoSearch {
         var scalarStarts: [Int] = []
         for scalar in term {
             scalarStarts.append(termBytes.count)
-            termBytes.append(contentsOf: String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
+            UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}") { termBytes.append($0) }
         }
         scalarStarts.append(termBytes.count)
         let index = self.index
@@ -451,28 +455,12 @@ struct TypoSearch {
         let maxEdits = self.maxEdits
         let asciiOnly = self.asciiOnly
         let steps = budget
-        (found, budget) = index.keys.bytes.withUnsafeBufferPointer { bytes in
-            index.keys.offsets.withUnsafeBufferPointer { offsets in
-                index.nodeDepth.withUnsafeBufferPointer { depth in
-                    index.nodeKeyLow.withUnsafeBufferPointer { low in
-                        index.nodeKeyHigh.withUnsafeBufferPointer { high in
-                            index.nodeChildStart.withUnsafeBufferPointer { childStart in
-                              index.nodeByte.withUnsafeBufferPointer { firstByte in
-                                let trie = Trie(bytes: bytes.baseAddress!, offsets: offsets.baseAddress!,
-                                                depth: depth.baseAddress!, low: low.baseAddress!, high: high.baseAddress!,
-                                                childStart: childStart.baseAddress!, firstByte: firstByte.baseAddress!)
-                                var walk = Walk(trie: trie, term: term, length: term.count, maxEdits: maxEdits,
-                                                asciiOnly: asciiOnly, asciiMasks: asciiMasks, termBytes: termBytes,
-                                                scalarStarts: scalarStarts, states: states, path: path,
-                                                maxDepth: maxDepth, budget: steps)
-                                walk.visit(node: 0, from: 0, scalars: 0, partial: 0, pending: 0, best: Int.max)
-                                return (walk.found, walk.budget)
-                              }
-                            }
-                        }
-                    }
-                }
-            }
+        (found, budget) = index.withTrie { trie in
+            var walk = Walk(trie: trie, term: term, length: term.count, maxEdits: maxEdits, asciiOnly: asciiOnly,
+                            asciiMasks: asciiMasks, termBytes: termBytes, scalarStarts: scalarStarts, states: states,
+                            path: path, maxDepth: maxDepth, budget: steps)
+            walk.visit(node: 0, from: 0, scalars: 0, partial: 0, pending: 0, best: Int.max)
+            return (walk.found, walk.budget)
         }
     }
 }
