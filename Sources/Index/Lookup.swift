@@ -43,9 +43,14 @@ extension IndexSnapshot {
 
     /// The key equal to `bytes`, if any.
     public func keyIndex(_ bytes: [UInt8]) -> Int? {
-        let range = keyRange(prefix: bytes)
-        guard let first = range.first, keys.length(first) == bytes.count else { return nil }
-        return first
+        prefixNode(bytes).flatMap { keyEqualToPrefix(of: $0, length: bytes.count) }
+    }
+
+    /// The key equal to the `length`-byte prefix that led to `node` (see `prefixNode`), if
+    /// any: it sorts first in the node's range.
+    @inline(__always) public func keyEqualToPrefix(of node: Int, length: Int) -> Int? {
+        let first = Int(nodeKeyLow[node])
+        return keys.length(first) == length ? first : nil
     }
 
     @inline(__always) public func postingRange(key: Int) -> Range<Int> {

@@ -226,9 +226,9 @@ public final class SearchEngine: Sendable {
         }
         let listed = entries.count
         let keyRange = Int(index.nodeKeyLow[node])..<Int(index.nodeKeyHigh[node])
-        if index.keys.length(keyRange.lowerBound) == bytes.count {
+        if let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count) {
             // The key equal to the word: its whole names are exact matches.
-            for p in index.postingRange(key: keyRange.lowerBound) {
+            for p in index.postingRange(key: exactKey) {
                 let raw = index.postings[p]
                 let role = (raw >> 1) & 7
                 guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }

@@ -197,14 +197,12 @@ struct MatchContext {
         guard term.shape == .word || term.shape == .wholeWord, term.language == nil, languageRestriction == nil else { return nil }
         let bytes = Array(term.text.utf8)
         guard let node = index.prefixNode(bytes) else { return nil }
-        let low = Int(index.nodeKeyLow[node])
         let keys: Range<Int>
         if term.shape == .wholeWord {
-            // The key equal to the word sorts first in its prefix range.
-            guard index.keys.length(low) == bytes.count else { return nil }
-            keys = low..<low + 1
+            guard let key = index.keyEqualToPrefix(of: node, length: bytes.count) else { return nil }
+            keys = key..<key + 1
         } else {
-            keys = low..<Int(index.nodeKeyHigh[node])
+            keys = Int(index.nodeKeyLow[node])..<Int(index.nodeKeyHigh[node])
         }
         let postings = Int(index.postingStart[keys.upperBound] - index.postingStart[keys.lowerBound])
         // The range must hold a name (the lists leave fields out).

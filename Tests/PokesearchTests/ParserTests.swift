@@ -27,6 +27,11 @@ struct ParserTests {
             fast += 1
         }
         #expect(fast > 3_000)
+        // Punctuation, accents and the common scripts take the fast path (the count above
+        // would hold with plain ASCII alone).
+        for plain in ["Mr. Mime", "porygon-z", "pokémon ÉCLAIR", "ゲノセクト (アクアカセット)", "피카츄", "皮卡丘 25"] {
+            #expect(QueryParser.parseWords(plain) != nil, "'\(plain)'")
+        }
         // Syntax, and scalars whose class needs a lookup, go the general way.
         for syntax in ["type:fire", "-fire", "fire -flying", "\"mr mime\"", "*meleon", "ee?ee", "hp>100", "atk=5", "@fr:dracaufeu",
                        "+25", "fire\u{3000}dragon", "fire\u{85}", "Nidoran♀", "😀", "a\u{7F}b", "a\u{0B}b", "a\u{0C}b"] {
