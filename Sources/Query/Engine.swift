@@ -386,13 +386,17 @@ public final class SearchEngine: Sendable {
             partial.append(word.slot)
             candidates.removeAll { !hits.contains($0) }
         }
-        if candidates.isEmpty && slots.count > 1 {
-            // Nothing has every term: let each term also match within its typo budget (a
-            // word read on candidates only is matched in full first).
+        let misspelt = candidates.isEmpty && slots.count > 1 ? slots.indices.filter { context.mayBeMisspelt(slots[$0].term) } : []
+        if !misspelt.isEmpty {
+            // Nothing has every term: let each term that may be misspelt also match within
+            // its typo budget ("fier dragon"; a word read on candidates only is matched in
+            // full first). Type names as written get no typos: "ground grass" being typed,
+            // with no name starting "grass" of a ground type, stays empty rather than turning
+            // two types into other words.
             for slot in partial { try matchInFull(slot) }
-            for entry in slots {
-                context.addTypos(entry.term, into: entry.hits!)
-                if context.budget.isSpent { throw Self.tooBroad(entry.term) }
+            for slot in misspelt {
+                context.addTypos(slots[slot].term, into: slots[slot].hits!)
+                if context.budget.isSpent { throw Self.tooBroad(slots[slot].term) }
             }
             candidates = intersect(slots.map { $0.hits! }, excluded: excluded, filters: filters, kindMask: kindMask,
                                    context: context, favourites: options.favourites)

@@ -85,10 +85,16 @@ struct MatchContext {
         return hits
     }
 
-    /// Adds typo hits to a term that had hits of its own, for a query whose terms found
-    /// nothing together ("fier dragon"): exact hits still rank first, typos count.
+    /// Whether a term that had hits of its own may still be a misspelling, for a query whose
+    /// terms found nothing together: a word term, unless it is a type's name as written
+    /// ("fire", "ground": the words of most multi-term queries, meant as typed).
+    func mayBeMisspelt(_ term: Term) -> Bool {
+        (term.shape == .word || term.shape == .wholeWord) && !index.typeSlugs.contains(term.text)
+    }
+
+    /// Adds typo hits to a term that had hits of its own (see `mayBeMisspelt`): exact hits
+    /// still rank first, typos count.
     func addTypos(_ term: Term, into hits: HitMap) {
-        guard term.shape == .word || term.shape == .wholeWord else { return }
         matchTypos(term.text, restriction: term.language ?? languageRestriction, namesOnly: namesOnly(term), into: hits)
     }
 

@@ -275,6 +275,22 @@ struct RelevanceTests {
         #expect(try Fixture.engine.search("blbasuar").results.first?.slug == "bulbasaur")   // 8 chars, 2 edits
     }
 
+    @Test func termsFoundApartTryTyposExceptTypeNames() throws {
+        var options = SearchOptions()
+        options.explain = true
+        options.limit = 10
+        // "fier" has hits of its own ("Fiery Dance"), none together with "dragon": within one
+        // edit it is "fire", and fire/dragon Pokémon come up with a typo on it.
+        let misspelt = try Fixture.engine.search("fier dragon", options: options).results
+        #expect(misspelt.contains { $0.slug == "reshiram" })
+        #expect(misspelt.allSatisfy { $0.explanation.first?.typos == 1 && $0.explanation.last?.typos == 0 })
+        // Type names as written are meant: typing "water rock" (no name of a water type
+        // starts with "rock") suggests nothing, not names one edit from "water" or "rock".
+        #expect(try Fixture.engine.complete("water rock").isEmpty)
+        #expect(try Fixture.engine.complete("dragon dark").isEmpty)
+        #expect(try Fixture.engine.complete("fier drag").isEmpty == false, "a word that is no type still gets its typos")
+    }
+
     @Test func explainSaysHowEachTermMatched() throws {
         var options = SearchOptions()
         options.explain = true
