@@ -10,6 +10,8 @@ struct LatencyRun {
     var mixed: Samples
     /// Queries the operation threw on (a malformed generated query would show here).
     var failures: [String]
+    /// Each query with its median time, slowest first: which queries make a p99.
+    var slowest: [(query: BenchmarkQuery, median: Double)]
 
     /// No measurements (a reference left out of the run).
     static let empty = LatencyRun(queries: [], rounds: 0, seed: 0) { _ in }
@@ -18,6 +20,7 @@ struct LatencyRun {
         var failed = Set<String>()
         for query in queries where (try? operation(query.text)) == nil { failed.insert(query.text) }
         var samples = [[Double]](repeating: [], count: Workload.allCases.count)
+        var perQuery = [[Double]](repeating: [], count: queries.count)
         var order = Array(queries.indices)
         var random = SplitMix64(seed: seed)
         for _ in 0..<rounds {
@@ -26,6 +29,7 @@ struct LatencyRun {
                 let query = queries[index]
                 let nanoseconds = timed { _ = try? operation(query.text) }
                 samples[query.workload.position].append(nanoseconds)
+                perQuery[index].append(nanoseconds)
             }
         }
         var byWorkload: [Workload: Samples] = [:]
@@ -35,6 +39,7 @@ struct LatencyRun {
         self.byWorkload = byWorkload
         mixed = Samples(samples.flatMap { $0 })
         failures = failed.sorted()
+        slowest = rounds == 0 ? [] : zip(queries, perQuery).map { ($0, Samples($1).median) }.sorted { $0.median > $1.median }
     }
 }
 

@@ -10,6 +10,8 @@ struct Options {
     var socketOnly = false
     /// With `engineOnly`: time only these workloads (to profile one kind of query).
     var workloads: Set<Workload> = []
+    /// With `engineOnly`: list this many of the slowest queries of each operation.
+    var slowest = 0
     var out: String?
     var baseline: String?
     var tolerance = BaselineComparison.defaultTolerance
@@ -28,13 +30,15 @@ struct Options {
     static let checkout = benchmarksDirectory.deletingLastPathComponent()
 
     static let usage = """
-        usage: pokesearch-bench [--quick] [--engine [--workloads W,...] | --socket] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
+        usage: pokesearch-bench [--quick] [--engine [--workloads W,...] [--slowest N] | --socket] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
                                 [--queries FILE] [--regenerate-queries] [--pokesearch PATH]
           --quick               fewer iterations, no scale runs: at most a minute (what CI runs)
           --engine              only the in-process figures: index build, latency, recall (no references,
                                 socket or CLI; for iterating on the engine, not for --baseline)
           --workloads W[,W...]  with --engine: only these workloads' queries (e.g. typo-insert,whole-name), ten
                                 times as many rounds, one index build: to profile one kind of query
+          --slowest N           with --engine: also list the N queries of each operation with the highest
+                                median time (the queries behind a p99), on stderr
           --socket              only the socket figures: round trip, pipelined rates (completions, PING, one
                                 fixed completion), server memory (for iterating on the server, not for --baseline)
           --out FILE            write the results as JSON
@@ -73,6 +77,10 @@ struct Options {
                     }
                     options.workloads.insert(workload)
                 }
+            case "--slowest":
+                let text = try value(word)
+                guard let n = Int(text), n > 0 else { throw BenchmarkError.usage("--slowest takes a count of queries, e.g. 20; got '\(text)'") }
+                options.slowest = n
             case "--out": options.out = try value(word)
             case "--baseline": options.baseline = try value(word)
             case "--tolerance":
@@ -93,6 +101,9 @@ struct Options {
         }
         if (options.engineOnly || options.socketOnly) && options.baseline != nil {
             throw BenchmarkError.usage("--engine and --socket leave out figures a baseline compares; run without them to compare")
+        }
+        if options.slowest > 0 && !options.engineOnly {
+            throw BenchmarkError.usage("--slowest goes with --engine")
         }
         if !options.workloads.isEmpty && !options.engineOnly {
             throw BenchmarkError.usage("--workloads goes with --engine (the other figures need every workload)")

@@ -115,6 +115,13 @@ struct Suite {
         for failure in Set(search.failures + complete.failures).sorted() { progress("warning: the engine rejects the query '\(failure)'") }
         let recall = Recall(queries: queries, engine: engine)
         progress("in-process latency measured")
+        for (operation, run) in [("search", search), ("complete", complete)] where options.slowest > 0 {
+            progress("slowest \(operation) queries (median over the rounds):")
+            for (query, median) in run.slowest.prefix(options.slowest) {
+                let time = String(format: "%9.1f", median / 1e3)
+                progress("  \(time) µs  \(query.workload.rawValue)  \(query.text)")
+            }
+        }
         if options.engineOnly {
             figures.append(Figure("index.build", Samples(builds).median / 1e6, unit: "ms", check: .lowerIsBetter, goals: [.init(atMost: 150)]))
             figures.append(Figure("index.bytes", Double(engine.index.byteSize), unit: "bytes", check: .lowerIsBetter, goals: [.init(atMost: 16e6)]))

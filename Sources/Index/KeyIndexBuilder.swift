@@ -150,8 +150,9 @@ enum KeyIndexBuilder {
         return (childStart, depth, low, high)
     }
 
-    /// Trigram postings over whole names and their compact forms (each padded with two zero scalars so one- and
-    /// two-scalar substrings are found through gram ranges), sorted by gram code.
+    /// Trigram postings over whole names and their compact forms, and keys of fields alone
+    /// (each padded with two zero scalars so one- and two-scalar substrings are found through
+    /// gram ranges), sorted by gram code.
     static func buildTrigrams(_ keys: StringPool, postingStart: [UInt32], postings: [UInt32])
         -> (codes: [UInt64], start: [UInt32], keys: [UInt32]) {
         var gramID: [UInt64: Int32] = [:]
@@ -162,11 +163,16 @@ enum KeyIndexBuilder {
         var scalars: [UInt32] = []
         var seen: [UInt64] = []
         for key in 0..<keys.count {
-            let isWholeName = (Int(postingStart[key])..<Int(postingStart[key + 1])).contains {
-                let role = Posting(raw: postings[$0]).role
-                return role == .whole || role == .compact
+            // Whole names (the substring matches), and keys of fields alone: with the words of
+            // names (substrings of whole names), every key is reached from a key listed here,
+            // which the two-edit typo search needs (`TypoSearch.runExactTail`).
+            var isWholeName = false, fieldsOnly = true
+            for p in Int(postingStart[key])..<Int(postingStart[key + 1]) {
+                let role = Posting(raw: postings[p]).role
+                if role == .whole || role == .compact { isWholeName = true }
+                if role != .field { fieldsOnly = false }
             }
-            guard isWholeName else { continue }
+            guard isWholeName || fieldsOnly else { continue }
             scalars.removeAll(keepingCapacity: true)
             for scalar in String(decoding: keys.bytes[keys.range(key)], as: UTF8.self).unicodeScalars { scalars.append(scalar.value) }
             scalars.append(0)

@@ -89,8 +89,9 @@ extension IndexSnapshot {
     /// Calls `body` with every name key (whole or compact name) containing `needle` and the
     /// byte offset where it first occurs, except keys in `skipping` (a caller's prefix range,
     /// whose keys it handles itself). Candidates are the keys holding the needle's two rarest
-    /// trigrams (a merge of two sorted lists, read in order) or, for one and two scalars, every
-    /// gram starting with them; each is verified on the key.
+    /// trigrams (see `forEachCandidate`) or, for one and two scalars, every gram starting with
+    /// them; each is verified on the key. (The trigram index also holds keys of fields alone,
+    /// for the typo search: their postings are fields, which callers leave out.)
     public func forEachKeyContaining(_ needle: [UInt32], bytes: [UInt8], skipping: Range<Int> = 0..<0,
                                      _ body: (_ key: Int, _ offset: Int) -> Void) {
         guard !needle.isEmpty else { return }
@@ -102,33 +103,7 @@ extension IndexSnapshot {
                     if let offset = Self.offset(of: needleBytes, in: keyBytes, key: key, offsets: offsets) { body(key, offset) }
                 }
                 if needle.count >= 3 {
-                    var rarest = 0..<0, second = 0..<0
-                    var rarestCount = Int.max, secondCount = Int.max
-                    for i in 0...(needle.count - 3) {
-                        guard let g = gramIndex(Trigram.code(needle[i], needle[i + 1], needle[i + 2])) else { return }
-                        let list = Int(gramStart[g])..<Int(gramStart[g + 1])
-                        if list.count < rarestCount {
-                            (second, secondCount) = (rarest, rarestCount)
-                            (rarest, rarestCount) = (list, list.count)
-                        } else if list.count < secondCount && list != rarest {
-                            (second, secondCount) = (list, list.count)
-                        }
-                    }
-                    gramKeys.withUnsafeBufferPointer { grams in
-                        if secondCount == Int.max {
-                            for c in rarest { verify(Int(grams[c])) }
-                            return
-                        }
-                        // Both lists are sorted by key: for each key of the rarest, gallop
-                        // ahead in the second (often a hundred times longer).
-                        var j = second.lowerBound
-                        for c in rarest {
-                            let key = grams[c]
-                            j = gallop(grams, from: j, to: second.upperBound, toward: key)
-                            if j == second.upperBound { break }
-                            if grams[j] == key { verify(Int(key)) }
-                        }
-                    }
+                    forEachCandidate(containing: needle, verify)
                     return
                 }
                 // One or two scalars: every gram that starts with them, keys deduplicated.
@@ -141,6 +116,38 @@ extension IndexSnapshot {
                 for c in Int(gramStart[first])..<Int(gramStart[last]) where seen.insert(gramKeys[c]).inserted {
                     verify(Int(gramKeys[c]))
                 }
+            }
+        }
+    }
+
+    /// Calls `body` with each key of the trigram index holding the two rarest trigrams of
+    /// `needle` (three scalars or more), in key order, unverified: a merge of two sorted lists.
+    func forEachCandidate(containing needle: [UInt32], _ body: (_ key: Int) -> Void) {
+        var rarest = 0..<0, second = 0..<0
+        var rarestCount = Int.max, secondCount = Int.max
+        for i in 0...(needle.count - 3) {
+            guard let g = gramIndex(Trigram.code(needle[i], needle[i + 1], needle[i + 2])) else { return }
+            let list = Int(gramStart[g])..<Int(gramStart[g + 1])
+            if list.count < rarestCount {
+                (second, secondCount) = (rarest, rarestCount)
+                (rarest, rarestCount) = (list, list.count)
+            } else if list.count < secondCount && list != rarest {
+                (second, secondCount) = (list, list.count)
+            }
+        }
+        gramKeys.withUnsafeBufferPointer { grams in
+            if secondCount == Int.max {
+                for c in rarest { body(Int(grams[c])) }
+                return
+            }
+            // Both lists are sorted by key: for each key of the rarest, gallop ahead in the
+            // second (often a hundred times longer).
+            var j = second.lowerBound
+            for c in rarest {
+                let key = grams[c]
+                j = gallop(grams, from: j, to: second.upperBound, toward: key)
+                if j == second.upperBound { break }
+                if grams[j] == key { body(Int(key)) }
             }
         }
     }
@@ -167,7 +174,9 @@ extension IndexSnapshot {
     /// bound on the work of one query.
     public func typoMatches(_ term: [UInt32], maxEdits: Int, steps: inout Int) -> [(keys: Range<Int>, distance: Int)] {
         guard maxEdits > 0, !term.isEmpty, steps > 0 else { return [] }
-        var search = TypoSearch(index: self, term: term, maxEdits: maxEdits, asciiOnly: term.allSatisfy { $0 < 0x80 },
+        let asciiOnly = term.allSatisfy { $0 < 0x80 }
+        var search = TypoSearch(index: self, term: term, maxEdits: maxEdits, asciiOnly: asciiOnly,
+                                split: maxEdits == 2 && asciiOnly && term.count >= TypoSearch.minimumSplitLength ? term.count / 2 : nil,
                                 budget: steps)
         search.run()
         steps = search.budget
@@ -267,23 +276,36 @@ struct TrieView {
 /// the budget, or none could beat the distance already found on its path. A node whose
 /// path aligns with the whole term yields its key range: those keys have a prefix within
 /// that many edits.
+///
+/// Two edits near the root reach most of the trie, so a Latin term of eight scalars or more
+/// is split in halves: an alignment within two edits spends at most one of them before the
+/// first half's last scalar, or both and none on the rest. The walk takes the first case (no
+/// state at the last level short of that scalar: about a quarter of the steps); the second
+/// is looked up through the trigram index by the rest, which then appears exactly in a key
+/// two scalars either side of where the half ends (`runExactTail`).
 struct TypoSearch {
     let index: IndexSnapshot
     let term: [UInt32]
     let maxEdits: Int
     let asciiOnly: Bool
+    /// For a split two-edit search, the length of the first half.
+    let split: Int?
     var found: [(keys: Range<Int>, distance: Int)] = []
     /// Scalars left to step.
     var budget: Int
 
     /// Terms longer than this (bits of a word, less one) get no typo search.
     static let maxTermLength = 62
+    /// Two-edit searches of Latin terms this long or longer are split (the rest is then at
+    /// least four scalars: selective in the trigram index).
+    static let minimumSplitLength = 8
 
-    init(index: IndexSnapshot, term: [UInt32], maxEdits: Int, asciiOnly: Bool, budget: Int) {
+    init(index: IndexSnapshot, term: [UInt32], maxEdits: Int, asciiOnly: Bool, split: Int? = nil, budget: Int) {
         self.index = index
         self.term = term
         self.maxEdits = maxEdits
         self.asciiOnly = asciiOnly
+        self.split = split
         self.budget = budget
     }
 
@@ -298,6 +320,9 @@ struct TypoSearch {
         /// The term's UTF-8, and where each of its scalars starts in it (plus the end).
         let termBytes: [UInt8]
         let scalarStarts: [Int]
+        /// The alignments kept at the last level (`maxEdits` edits): all, or for a split
+        /// search only those past the first half.
+        let lastLevelKeeps: UInt64
         /// States per path length: (maxEdits + 1) words each, and the scalar read there.
         let states: UnsafeMutablePointer<UInt64>
         let path: UnsafeMutablePointer<UInt32>
@@ -450,6 +475,7 @@ struct TypoSearch {
                     if let before { next |= (before[i - 1] << 2) & transposable }
                 }
                 next &= all
+                if i == maxEdits { next &= lastLevelKeeps }
                 current[i] = next
                 if next != 0 && minimum == Int.max { minimum = i }
                 if next & full != 0 && distance == Int.max { distance = i }
@@ -467,7 +493,12 @@ struct TypoSearch {
         let path = UnsafeMutablePointer<UInt32>.allocate(capacity: maxDepth + 1)
         defer { states.deallocate(); path.deallocate() }
         // Before any scalar, i edits delete the term's first i scalars.
+        // A split search keeps no alignment at the last level short of the first half's last
+        // scalar (bit split - 1 and below): one that is, or that a transposition carries across
+        // from there, goes on exactly from `split` on: the second case's.
+        let lastLevelKeeps = split.map { ~((UInt64(1) << UInt64($0)) &- 1) } ?? ~0
         for i in 0..<k { states[i] = (UInt64(1) << UInt64(min(i, term.count) + 1)) &- 1 }
+        states[maxEdits] &= lastLevelKeeps
         var asciiMasks = [UInt64](repeating: 0, count: 128)
         for (j, scalar) in term.enumerated() where scalar < 128 { asciiMasks[Int(scalar)] |= 1 << UInt64(j + 1) }
         var termBytes: [UInt8] = []
@@ -484,10 +515,74 @@ struct TypoSearch {
         let steps = budget
         (found, budget) = index.withTrie { trie in
             var walk = Walk(trie: trie, term: term, length: term.count, maxEdits: maxEdits, asciiOnly: asciiOnly,
-                            asciiMasks: asciiMasks, termBytes: termBytes, scalarStarts: scalarStarts, states: states,
-                            path: path, maxDepth: maxDepth, budget: steps)
+                            asciiMasks: asciiMasks, termBytes: termBytes, scalarStarts: scalarStarts,
+                            lastLevelKeeps: lastLevelKeeps, states: states, path: path, maxDepth: maxDepth, budget: steps)
             walk.visit(node: 0, from: 0, scalars: 0, partial: 0, pending: 0, best: Int.max)
             return (walk.found, walk.budget)
         }
+        if let split { runExactTail(split: split, termBytes: termBytes) }
+    }
+
+    /// The second case of a split search: both edits within the first `split` scalars, the
+    /// rest (ASCII, four bytes or more) exactly as written. A key holding it at offset o has
+    /// a path from one of its word starts w (a word of a name is a key of its own) with
+    /// o - w within two of `split`; the path to the rest's end, all ASCII, is measured against
+    /// the whole term, and the keys under it are found within the budget.
+    mutating func runExactTail(split: Int, termBytes: [UInt8]) {
+        let rest = Array(termBytes[split...])
+        var reported = Set<Int>()
+        var results: [(keys: Range<Int>, distance: Int)] = []
+        var budget = self.budget
+        let index = self.index
+        let term = termBytes
+        let maxEdits = self.maxEdits
+        index.keys.bytes.withUnsafeBufferPointer { bytes in
+            index.forEachCandidate(containing: rest.map(UInt32.init)) { key in
+                budget -= 1
+                guard budget > 0 else { return }
+                let range = index.keys.range(key)
+                let key = UnsafeBufferPointer(rebasing: bytes[range])
+                guard key.count >= rest.count else { return }
+                for offset in 0...(key.count - rest.count) where key[offset] == rest[0] {
+                    guard memcmp(key.baseAddress! + offset, rest, rest.count) == 0 else { continue }
+                    // Word starts w with offset - w in split - 2 ... split + 2.
+                    guard offset - split + 2 >= 0 else { continue }
+                    for start in max(0, offset - split - 2)...(offset - split + 2) {
+                        guard start == 0 || key[start - 1] == 0x20 else { continue }
+                        let path = UnsafeBufferPointer(rebasing: key[start..<(offset + rest.count)])
+                        guard path.allSatisfy({ $0 < 0x80 }) else { continue }
+                        budget -= path.count
+                        guard let distance = Self.distance(term, path, atMost: maxEdits),
+                              let node = index.prefixNode(Array(path)), reported.insert(node << 2 | distance).inserted else { continue }
+                        results.append((Int(index.nodeKeyLow[node])..<Int(index.nodeKeyHigh[node]), distance))
+                    }
+                }
+            }
+        }
+        found += results
+        self.budget = budget
+    }
+
+    /// The optimal-string-alignment distance between `a` and `b` (adjacent transpositions
+    /// count one), or nil past `atMost`.
+    static func distance(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>, atMost: Int) -> Int? {
+        guard abs(a.count - b.count) <= atMost else { return nil }
+        let n = b.count
+        var before = [Int](repeating: 0, count: n + 1)
+        var previous = Array(0...n)
+        var current = [Int](repeating: 0, count: n + 1)
+        for i in 1...max(1, a.count) where i <= a.count {
+            current[0] = i
+            var rowMinimum = i
+            for j in 1...max(1, n) where j <= n {
+                var cell = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cell = min(cell, before[j - 2] + 1) }
+                current[j] = cell
+                rowMinimum = min(rowMinimum, cell)
+            }
+            if rowMinimum > atMost { return nil }
+            (before, previous, current) = (previous, current, before)
+        }
+        return previous[n] <= atMost ? previous[n] : nil
     }
 }

@@ -68,9 +68,11 @@ public enum NumericColumn: Int, CaseIterable, Sendable, Equatable {
 /// Keys (folded names, their words, compact forms, transliterations and field words) are
 /// kept sorted byte-wise; a prefix is a contiguous key range. A byte trie over the same
 /// keys (children contiguous, each node knowing its key range) serves typo search, and
-/// trigram postings over whole names serve substrings and wildcards.
+/// trigram postings over whole names (and keys of fields alone) serve substrings, wildcards
+/// and two-edit typos.
 public final class IndexSnapshot: Sendable {
-    public static let formatVersion = 5
+    /// 6: the trigram postings hold keys of fields alone.
+    public static let formatVersion = 6
 
     // Documents
     public let docCount: Int

@@ -242,22 +242,30 @@ public final class SearchEngine: Sendable {
             if scalars.count >= Self.substringMinimum(scalars) {
                 // Names containing the word further in: ranked with the list (a document
                 // listed for a field may rank higher by such a name), and counted once unless
-                // already in the range.
-                var outside: [Int32] = []
+                // already in the range. The list holds distinct documents, best first: once it
+                // has the window's worth, an entry not below its last can enter no window
+                // (a common piece, "meg", has thousands, none of them needed).
+                let cutoff = listed >= wanted && wanted > 0 ? entries[wanted - 1] : .max
+                var found = [UInt64](repeating: 0, count: (index.docCount + 63) / 64)
                 index.forEachKeyContaining(scalars, bytes: bytes, skipping: keyRange) { key, position in
                     guard let matchClass = index.containmentClass(key: key, offset: position) else { return }
                     for p in index.postingRange(key: key) {
                         let raw = index.postings[p]
                         let role = (raw >> 1) & 7
                         guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
-                        entries.append(Self.listEntry(matchClass, raw))
+                        let entry = Self.listEntry(matchClass, raw)
+                        if entry < cutoff { entries.append(entry) }
                         let doc = Int(raw >> 8)
-                        if !tops.hasKey(doc, in: keyRange) { outside.append(Int32(doc)) }
+                        found[doc >> 6] |= 1 << UInt64(doc & 63)
                     }
                 }
-                if !outside.isEmpty {
-                    outside.sort()
-                    total += 1 + zip(outside, outside.dropFirst()).reduce(0) { $0 + ($1.0 != $1.1 ? 1 : 0) }
+                for (word, bits) in found.enumerated() where bits != 0 {
+                    var bits = bits
+                    while bits != 0 {
+                        let doc = word << 6 | bits.trailingZeroBitCount
+                        bits &= bits &- 1
+                        if !tops.hasKey(doc, in: keyRange) { total += 1 }
+                    }
                 }
             }
         }
