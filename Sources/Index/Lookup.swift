@@ -122,7 +122,7 @@ extension IndexSnapshot {
 
     /// Calls `body` with each key of the trigram index holding the two rarest trigrams of
     /// `needle` (three scalars or more), in key order, unverified: a merge of two sorted lists.
-    func forEachCandidate(containing needle: [UInt32], _ body: (_ key: Int) -> Void) {
+    public func forEachCandidate(containing needle: [UInt32], _ body: (_ key: Int) -> Void) {
         var rarest = 0..<0, second = 0..<0
         var rarestCount = Int.max, secondCount = Int.max
         for i in 0...(needle.count - 3) {

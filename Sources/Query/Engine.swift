@@ -247,16 +247,29 @@ public final class SearchEngine: Sendable {
                 // (a common piece, "meg", has thousands, none of them needed).
                 let cutoff = listed >= wanted && wanted > 0 ? entries[wanted - 1] : .max
                 var found = [UInt64](repeating: 0, count: (index.docCount + 63) / 64)
-                index.forEachKeyContaining(scalars, bytes: bytes, skipping: keyRange) { key, position in
-                    guard let matchClass = index.containmentClass(key: key, offset: position) else { return }
+                /// A key holding the word further in (at `offset`, read only when an entry may
+                /// enter the window: a name word's start ranks best).
+                func addNames(of key: Int, offset: () -> Int?) {
+                    var matchClass: MatchClass? = nil
                     for p in index.postingRange(key: key) {
                         let raw = index.postings[p]
                         let role = (raw >> 1) & 7
                         guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
-                        let entry = Self.listEntry(matchClass, raw)
-                        if entry < cutoff { entries.append(entry) }
                         let doc = Int(raw >> 8)
                         found[doc >> 6] |= 1 << UInt64(doc & 63)
+                        guard Self.listEntry(.laterWordPrefix, raw) < cutoff else { continue }
+                        if matchClass == nil { matchClass = offset().flatMap { index.containmentClass(key: key, offset: $0) } }
+                        if let matchClass, Self.listEntry(matchClass, raw) < cutoff { entries.append(Self.listEntry(matchClass, raw)) }
+                    }
+                }
+                if scalars.count == 3 && bytes.count == 3 {
+                    // Three ASCII letters are one trigram: every key of its list holds them.
+                    index.forEachCandidate(containing: scalars) { key in
+                        if !keyRange.contains(key) { addNames(of: key) { index.keyOffset(of: bytes, in: key) } }
+                    }
+                } else {
+                    index.forEachKeyContaining(scalars, bytes: bytes, skipping: keyRange) { key, offset in
+                        addNames(of: key) { offset }
                     }
                 }
                 for (word, bits) in found.enumerated() where bits != 0 {
