@@ -176,7 +176,7 @@ extension IndexSnapshot {
         guard maxEdits > 0, !term.isEmpty, steps > 0 else { return [] }
         let asciiOnly = term.allSatisfy { $0 < 0x80 }
         var search = TypoSearch(index: self, term: term, maxEdits: maxEdits, asciiOnly: asciiOnly,
-                                split: maxEdits == 2 && asciiOnly && term.count >= TypoSearch.minimumSplitLength ? term.count / 2 : nil,
+                                split: asciiOnly && term.count >= TypoSearch.minimumSplitLength ? term.count / 2 : nil,
                                 budget: steps)
         search.run()
         steps = search.budget
@@ -277,12 +277,13 @@ struct TrieView {
 /// path aligns with the whole term yields its key range: those keys have a prefix within
 /// that many edits.
 ///
-/// Two edits near the root reach most of the trie, so a Latin term of eight scalars or more
-/// is split in halves: an alignment within two edits spends at most one of them before the
-/// first half's last scalar, or both and none on the rest. The walk takes the first case (no
-/// state at the last level short of that scalar: about a quarter of the steps); the second
-/// is looked up through the trigram index by the rest, which then appears exactly in a key
-/// two scalars either side of where the half ends (`runExactTail`).
+/// Edits near the root reach much of the trie (every child of every node on the way), so a
+/// Latin term of seven scalars or more is split in halves: an alignment within the budget
+/// spends less than all of it before the first half's last scalar, or all of it and none on
+/// the rest. The walk takes the first case (no state at the last level short of that scalar:
+/// with one edit, the first half is read exactly; with two, about a quarter of the steps);
+/// the second is looked up through the trigram index by the rest, which then appears exactly
+/// in a key within the budget of where the half ends (`runExactTail`).
 struct TypoSearch {
     let index: IndexSnapshot
     let term: [UInt32]
@@ -296,9 +297,9 @@ struct TypoSearch {
 
     /// Terms longer than this (bits of a word, less one) get no typo search.
     static let maxTermLength = 62
-    /// Two-edit searches of Latin terms this long or longer are split (the rest is then at
-    /// least four scalars: selective in the trigram index).
-    static let minimumSplitLength = 8
+    /// Searches of Latin terms this long or longer are split (the rest is then at least four
+    /// scalars: selective in the trigram index).
+    static let minimumSplitLength = 7
 
     init(index: IndexSnapshot, term: [UInt32], maxEdits: Int, asciiOnly: Bool, split: Int? = nil, budget: Int) {
         self.index = index
@@ -523,11 +524,11 @@ struct TypoSearch {
         if let split { runExactTail(split: split, termBytes: termBytes) }
     }
 
-    /// The second case of a split search: both edits within the first `split` scalars, the
+    /// The second case of a split search: every edit within the first `split` scalars, the
     /// rest (ASCII, four bytes or more) exactly as written. A key holding it at offset o has
     /// a path from one of its word starts w (a word of a name is a key of its own) with
-    /// o - w within two of `split`; the path to the rest's end, all ASCII, is measured against
-    /// the whole term, and the keys under it are found within the budget.
+    /// o - w within `maxEdits` of `split`; the path to the rest's end, all ASCII, is measured
+    /// against the whole term, and the keys under it are found within the budget.
     mutating func runExactTail(split: Int, termBytes: [UInt8]) {
         let rest = Array(termBytes[split...])
         var reported = Set<Int>()
@@ -545,9 +546,9 @@ struct TypoSearch {
                 guard key.count >= rest.count else { return }
                 for offset in 0...(key.count - rest.count) where key[offset] == rest[0] {
                     guard memcmp(key.baseAddress! + offset, rest, rest.count) == 0 else { continue }
-                    // Word starts w with offset - w in split - 2 ... split + 2.
-                    guard offset - split + 2 >= 0 else { continue }
-                    for start in max(0, offset - split - 2)...(offset - split + 2) {
+                    // Word starts w with offset - w within maxEdits of split.
+                    guard offset - split + maxEdits >= 0 else { continue }
+                    for start in max(0, offset - split - maxEdits)...(offset - split + maxEdits) {
                         guard start == 0 || key[start - 1] == 0x20 else { continue }
                         let path = UnsafeBufferPointer(rebasing: key[start..<(offset + rest.count)])
                         guard path.allSatisfy({ $0 < 0x80 }) else { continue }

@@ -259,25 +259,24 @@ struct TypoSearchTests {
         }
     }
 
-    /// A two-edit search of a long Latin term is split (see `TypoSearch`): both edits in the
-    /// first half is the case found through the trigram index; one in each half, or both in
-    /// the second, is the walk's.
+    /// A search of a long Latin term is split (see `TypoSearch`): every edit in the first half
+    /// is the case found through the trigram index; the others are the walk's.
     @Test(arguments: ["cxxrizard", "xxpikachu", "agrhcomp", "mtreonoem", "levtiaet", "thnduerbolt", "lfetovesr",
                       "ampahros", "bulbasuar", "xxxxxxxxx", "mr mmie", "leftvoers x", "rockrufff", "thunder pnch"])
-    func splitTwoEditSearchFindsWhatABruteForceFinds(_ word: String) throws {
-        Self.expectTwoEditSearchMatchesBruteForce(word.unicodeScalars.map(\.value))
+    func splitSearchFindsWhatABruteForceFinds(_ word: String) throws {
+        Self.expectSplitSearchMatchesBruteForce(word.unicodeScalars.map(\.value))
     }
 
-    /// Seeded keys of eight to fourteen ASCII scalars with two random edits, most in the
-    /// first half.
-    @Test func generatedTwoEditTermsMatchABruteForce() throws {
+    /// Seeded keys of eight to fourteen ASCII scalars with one or two random edits, most in
+    /// the first half.
+    @Test func generatedTypoTermsMatchABruteForce() throws {
         let index = Fixture.engine.index
         var generator = DifferentialTests.Generator(state: 77)
         var terms = 0
-        while terms < 16 {
+        while terms < 20 {
             var scalars = index.keyString(generator.below(index.keys.count)).unicodeScalars.map(\.value)
             guard (8...14).contains(scalars.count), scalars.allSatisfy({ $0 < 0x80 }) else { continue }
-            for _ in 0..<2 {
+            for _ in 0...(terms % 2) {
                 let at = generator.below(2) == 0 ? generator.below(scalars.count / 2) : generator.below(scalars.count - 1)
                 switch generator.below(4) {
                 case 0: scalars[at] = UInt32(0x61 + generator.below(26))
@@ -286,24 +285,27 @@ struct TypoSearchTests {
                 default: if at + 1 < scalars.count { scalars.swapAt(at, at + 1) }
                 }
             }
-            Self.expectTwoEditSearchMatchesBruteForce(scalars)
+            Self.expectSplitSearchMatchesBruteForce(scalars)
             terms += 1
         }
     }
 
-    static func expectTwoEditSearchMatchesBruteForce(_ scalars: [UInt32]) {
+    /// Within one edit and within two, what the search finds equals a brute force over every key.
+    static func expectSplitSearchMatchesBruteForce(_ scalars: [UInt32]) {
         let index = Fixture.engine.index
         let word = String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init)))
-        var steps = Int.max
-        var found: [Int: Int] = [:]
-        for (range, distance) in index.typoMatches(scalars, maxEdits: 2, steps: &steps) {
-            for key in range { found[key] = min(found[key] ?? .max, distance) }
+        let keys = (0..<index.keys.count).map { Array(index.keyString($0).unicodeScalars.map(\.value).prefix { $0 < 0x80 }) }
+        for maxEdits in [1, 2] {
+            var steps = Int.max
+            var found: [Int: Int] = [:]
+            for (range, distance) in index.typoMatches(scalars, maxEdits: maxEdits, steps: &steps) {
+                for key in range { found[key] = min(found[key] ?? .max, distance) }
+            }
+            var expected: [Int: Int] = [:]
+            for (key, comparable) in keys.enumerated() {
+                if let distance = Self.prefixDistance(comparable, scalars, budget: maxEdits) { expected[key] = distance }
+            }
+            #expect(found == expected, "'\(word)' within \(maxEdits): \(found.count) found, \(expected.count) expected; missing \(expected.keys.filter { found[$0] == nil }.prefix(5).map(index.keyString))")
         }
-        var expected: [Int: Int] = [:]
-        for key in 0..<index.keys.count {
-            let comparable = Array(index.keyString(key).unicodeScalars.map(\.value).prefix { $0 < 0x80 })
-            if let distance = Self.prefixDistance(comparable, scalars, budget: 2) { expected[key] = distance }
-        }
-        #expect(found == expected, "'\(word)': \(found.count) found, \(expected.count) expected; missing \(expected.keys.filter { found[$0] == nil }.prefix(5).map(index.keyString))")
     }
 }
