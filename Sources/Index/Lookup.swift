@@ -493,13 +493,22 @@ struct TypoSearch {
         let states = UnsafeMutablePointer<UInt64>.allocate(capacity: (maxDepth + 1) * k)
         let path = UnsafeMutablePointer<UInt32>.allocate(capacity: maxDepth + 1)
         defer { states.deallocate(); path.deallocate() }
-        // Before any scalar, i edits delete the term's first i scalars.
         // A split search keeps no alignment at the last level short of the first half's last
         // scalar (bit split - 1 and below): one that is, or that a transposition carries across
         // from there, goes on exactly from `split` on: the second case's.
         let lastLevelKeeps = split.map { ~((UInt64(1) << UInt64($0)) &- 1) } ?? ~0
+        // Before any scalar, i edits delete the term's first i scalars.
         for i in 0..<k { states[i] = (UInt64(1) << UInt64(min(i, term.count) + 1)) &- 1 }
         states[maxEdits] &= lastLevelKeeps
+        // With one edit, a split search reads the first split - 2 scalars as written: an edit
+        // among them leaves every alignment short of split - 1, where none is kept. (The
+        // children of the nodes near the root, dozens each, are then never stepped.)
+        let exact = maxEdits == 1 ? max(0, (split ?? 0) - 2) : 0
+        for q in 0..<exact {
+            path[q] = term[q]
+            states[(q + 1) * k] = UInt64(1) << UInt64(q + 1)
+            states[(q + 1) * k + 1] = 0
+        }
         var asciiMasks = [UInt64](repeating: 0, count: 128)
         for (j, scalar) in term.enumerated() where scalar < 128 { asciiMasks[Int(scalar)] |= 1 << UInt64(j + 1) }
         var termBytes: [UInt8] = []
@@ -513,12 +522,15 @@ struct TypoSearch {
         let term = self.term
         let maxEdits = self.maxEdits
         let asciiOnly = self.asciiOnly
-        let steps = budget
+        let steps = budget - exact
         (found, budget) = index.withTrie { trie in
             var walk = Walk(trie: trie, term: term, length: term.count, maxEdits: maxEdits, asciiOnly: asciiOnly,
                             asciiMasks: asciiMasks, termBytes: termBytes, scalarStarts: scalarStarts,
                             lastLevelKeeps: lastLevelKeeps, states: states, path: path, maxDepth: maxDepth, budget: steps)
-            walk.visit(node: 0, from: 0, scalars: 0, partial: 0, pending: 0, best: Int.max)
+            // (ASCII: the exact scalars are as many bytes.)
+            if let start = trie.descend(from: 0, at: 0, through: termBytes[0..<exact]) {
+                walk.visit(node: start.node, from: start.position, scalars: exact, partial: 0, pending: 0, best: Int.max)
+            }
             return (walk.found, walk.budget)
         }
         if let split { runExactTail(split: split, termBytes: termBytes) }
@@ -537,12 +549,13 @@ struct TypoSearch {
         let index = self.index
         let term = termBytes
         let maxEdits = self.maxEdits
-        index.keys.bytes.withUnsafeBufferPointer { bytes in
+        index.withTrie { trie in
+            let bytes = trie.bytes
             index.forEachCandidate(containing: rest.map(UInt32.init)) { key in
                 budget -= 1
                 guard budget > 0 else { return }
                 let range = index.keys.range(key)
-                let key = UnsafeBufferPointer(rebasing: bytes[range])
+                let key = UnsafeBufferPointer(start: bytes + range.lowerBound, count: range.count)
                 guard key.count >= rest.count else { return }
                 for offset in 0...(key.count - rest.count) where key[offset] == rest[0] {
                     guard memcmp(key.baseAddress! + offset, rest, rest.count) == 0 else { continue }
@@ -553,9 +566,11 @@ struct TypoSearch {
                         let path = UnsafeBufferPointer(rebasing: key[start..<(offset + rest.count)])
                         guard path.allSatisfy({ $0 < 0x80 }) else { continue }
                         budget -= path.count
+                        let pathBytes = index.keys.bytes[(range.lowerBound + start)..<(range.lowerBound + offset + rest.count)]
                         guard let distance = Self.distance(term, path, atMost: maxEdits),
-                              let node = index.prefixNode(Array(path)), reported.insert(node << 2 | distance).inserted else { continue }
-                        results.append((Int(index.nodeKeyLow[node])..<Int(index.nodeKeyHigh[node]), distance))
+                              let node = trie.descend(from: 0, at: 0, through: pathBytes)?.node,
+                              reported.insert(node << 2 | distance).inserted else { continue }
+                        results.append((trie.keys(node), distance))
                     }
                 }
             }
@@ -569,21 +584,23 @@ struct TypoSearch {
     static func distance(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>, atMost: Int) -> Int? {
         guard abs(a.count - b.count) <= atMost else { return nil }
         let n = b.count
-        var before = [Int](repeating: 0, count: n + 1)
-        var previous = Array(0...n)
-        var current = [Int](repeating: 0, count: n + 1)
-        for i in 1...max(1, a.count) where i <= a.count {
-            current[0] = i
-            var rowMinimum = i
-            for j in 1...max(1, n) where j <= n {
-                var cell = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cell = min(cell, before[j - 2] + 1) }
-                current[j] = cell
-                rowMinimum = min(rowMinimum, cell)
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * (n + 1)) { rows in
+            // Rows i - 2, i - 1 and i, rotated.
+            var before = rows.baseAddress!, previous = before + (n + 1), current = previous + (n + 1)
+            for j in 0...n { previous[j] = j }
+            for i in 1...max(1, a.count) where i <= a.count {
+                current[0] = i
+                var rowMinimum = i
+                for j in 1...max(1, n) where j <= n {
+                    var cell = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cell = min(cell, before[j - 2] + 1) }
+                    current[j] = cell
+                    rowMinimum = min(rowMinimum, cell)
+                }
+                if rowMinimum > atMost { return nil }
+                (before, previous, current) = (previous, current, before)
             }
-            if rowMinimum > atMost { return nil }
-            (before, previous, current) = (previous, current, before)
+            return previous[n] <= atMost ? previous[n] : nil
         }
-        return previous[n] <= atMost ? previous[n] : nil
     }
 }
