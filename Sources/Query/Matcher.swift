@@ -179,13 +179,15 @@ struct MatchContext {
             matchText(Folding.compact(text), phrase: false, wholeWord: true, namesOnly: namesOnly, restriction: restriction,
                       queryTransliterated: queryTransliterated, into: hits)
         }
-        guard !wholeWord && !completion else { return }
-        // Substrings of names (three characters; two for non-Latin scripts).
+        guard !wholeWord, !completion || bytes.contains(0x20) else { return }
+        // Substrings of names (three characters; two for non-Latin scripts); for a completion,
+        // only a term of several words, from a later word of a name on (see `matchesWordStarts`).
         let scalars = text.unicodeScalars.map(\.value)
         guard scalars.count >= SearchEngine.substringMinimum(scalars) else { return }
         // Keys starting with the text are the prefix range's, matched above.
         index.forEachKeyContaining(scalars, bytes: bytes, skipping: range) { key, offset in
-            guard let matchClass = index.containmentClass(key: key, offset: offset) else { return }
+            guard let matchClass = index.containmentClass(key: key, offset: offset),
+                  !completion || matchClass == .laterWordPrefix else { return }
             for p in index.postingRange(key: key) {
                 let posting = Posting(raw: index.postings[p])
                 guard posting.role == .whole || posting.role == .compact, allowed(posting, restriction, namesOnly: false) else { continue }
@@ -217,12 +219,18 @@ struct MatchContext {
     }
 
     /// Whether a word term also matches substrings of names (a search's word of three
-    /// scalars or more, two in other scripts).
+    /// scalars or more, two in other scripts), or for a completion, names with a later word
+    /// where it starts (see `matchesWordStarts`).
     func matchesSubstrings(_ term: Term) -> Bool {
-        guard term.shape == .word, !completion else { return false }
+        guard term.shape == .word, !completion || matchesWordStarts(term) else { return false }
         let scalars = term.text.unicodeScalars.map(\.value)
         return scalars.count >= SearchEngine.substringMinimum(scalars)
     }
+
+    /// A completion's word term that folds to several words ("(タイプ：ドラゴン)" → "タイプ
+    /// ドラゴン", as a form's name is written) is a prefix of no name word: it is matched where
+    /// it starts a later word of a name, as a search would rank it.
+    func matchesWordStarts(_ term: Term) -> Bool { completion && term.text.utf8.contains(0x20) }
 
     /// A deferrable word term's best hit on one document, read from the document's own
     /// postings: what `matchText` records for that document (prefix or exact on `keys`,
@@ -257,7 +265,8 @@ struct MatchContext {
             let key = Int(entry >> 8)
             guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue, !keys.contains(key),
                   let offset = index.keyOffset(of: bytes, in: key),
-                  let matchClass = index.containmentClass(key: key, offset: offset) else { continue }
+                  let matchClass = index.containmentClass(key: key, offset: offset),
+                  !completion || matchClass == .laterWordPrefix else { continue }
             consider(entry, UInt32(matchClass.rawValue))
         }
         return best == .max ? nil : best

@@ -238,6 +238,9 @@ struct RelevanceTests {
         ("mr mi", ["pokemon:mr-mime"]), ("thunder p", ["move:thunder-punch"]), ("fire char", ["pokemon:charmander"]),
         ("fighting rapi", ["pokemon:urshifu-rapid-strike"]), ("pikachu ", ["pokemon:pikachu"]), ("ピカ", ["pokemon:pikachu"]),
         ("dracau", ["pokemon:charizard"]), ("zzzzqqqq", []), ("metronome", ["move:metronome", "item:metronome"]),
+        // A form's name as written: the last term folds to two words, the start of a later one.
+        ("シルヴァディ (タイプ：ドラゴン)", ["pokemon:silvally-dragon"]), ("銀伴戰獸 (屬性：龍)", ["pokemon:silvally-dragon"]),
+        ("じがるで (５０％ふぉるむ)", ["pokemon:zygarde-50-power-construct"]),
     ]
 
     @Test func completionsSuggestNamesBeingTyped() throws {
