@@ -289,7 +289,7 @@ struct TypoSearch {
     let term: [UInt32]
     let maxEdits: Int
     let asciiOnly: Bool
-    /// For a split two-edit search, the length of the first half.
+    /// For a split search, the length of the first half.
     let split: Int?
     var found: [(keys: Range<Int>, distance: Int)] = []
     /// Scalars left to step.

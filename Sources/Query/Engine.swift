@@ -247,8 +247,8 @@ public final class SearchEngine: Sendable {
                 // (a common piece, "meg", has thousands, none of them needed).
                 let cutoff = listed >= wanted && wanted > 0 ? entries[wanted - 1] : .max
                 var found = [UInt64](repeating: 0, count: (index.docCount + 63) / 64)
-                /// A key holding the word further in (at `offset`, read only when an entry may
-                /// enter the window: a name word's start ranks best).
+                // A key holding the word further in (at `offset`, read only when an entry may
+                // enter the window: a name word's start ranks best).
                 func addNames(of key: Int, offset: () -> Int?) {
                     var matchClass: MatchClass? = nil
                     for p in index.postingRange(key: key) {
