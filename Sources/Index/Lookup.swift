@@ -86,23 +86,31 @@ extension IndexSnapshot {
 
     // MARK: Substrings
 
-    /// Calls `body` with every name key (whole or compact name) containing `needle` and the
-    /// byte offset where it first occurs, except keys in `skipping` (a caller's prefix range,
-    /// whose keys it handles itself). Candidates are the keys holding the needle's two rarest
-    /// trigrams (see `forEachCandidate`) or, for one and two scalars, every gram starting with
-    /// them; each is verified on the key. (The trigram index also holds keys of fields alone,
+    /// Calls `body` with every name key (whole or compact name) containing `needle`, and how
+    /// to read the byte offset where it first occurs, except keys in `skipping` (a caller's
+    /// prefix range, whose keys it handles itself). Candidates are the keys holding the
+    /// needle's two rarest trigrams (see `forEachCandidate`) or, for one and two scalars,
+    /// every gram starting with them; each is verified on the key, except for three scalars:
+    /// they are one trigram, every key of whose list holds them, so the key is read only if
+    /// the caller asks for the offset. (The trigram index also holds keys of fields alone,
     /// for the typo search: their postings are fields, which callers leave out.)
     public func forEachKeyContaining(_ needle: [UInt32], bytes: [UInt8], skipping: Range<Int> = 0..<0,
-                                     _ body: (_ key: Int, _ offset: Int) -> Void) {
+                                     _ body: (_ key: Int, _ offset: () -> Int?) -> Void) {
         guard !needle.isEmpty else { return }
         keys.bytes.withUnsafeBufferPointer { keyBytes in
             bytes.withUnsafeBufferPointer { needleBytes in
                 let offsets = keys.offsets
                 @inline(__always) func verify(_ key: Int) {
                     if skipping.contains(key) { return }
-                    if let offset = Self.offset(of: needleBytes, in: keyBytes, key: key, offsets: offsets) { body(key, offset) }
+                    if let offset = Self.offset(of: needleBytes, in: keyBytes, key: key, offsets: offsets) { body(key) { offset } }
                 }
-                if needle.count >= 3 {
+                if needle.count == 3 {
+                    forEachCandidate(containing: needle) { key in
+                        if !skipping.contains(key) { body(key) { Self.offset(of: needleBytes, in: keyBytes, key: key, offsets: offsets) } }
+                    }
+                    return
+                }
+                if needle.count > 3 {
                     forEachCandidate(containing: needle, verify)
                     return
                 }
@@ -248,7 +256,7 @@ struct TrieView {
     /// no key goes on that way. A node's first key is read only where its edge is longer
     /// than the byte that chose it.
     @inline(__always)
-    func descend(from node: Int, at position: Int, through path: ArraySlice<UInt8>) -> (node: Int, position: Int)? {
+    func descend(from node: Int, at position: Int, through path: some Sequence<UInt8>) -> (node: Int, position: Int)? {
         var node = node, position = position
         var end = Int(depth[node])
         var keyStart = -1
@@ -566,9 +574,8 @@ struct TypoSearch {
                         let path = UnsafeBufferPointer(rebasing: key[start..<(offset + rest.count)])
                         guard path.allSatisfy({ $0 < 0x80 }) else { continue }
                         budget -= path.count
-                        let pathBytes = index.keys.bytes[(range.lowerBound + start)..<(range.lowerBound + offset + rest.count)]
                         guard let distance = Self.distance(term, path, atMost: maxEdits),
-                              let node = trie.descend(from: 0, at: 0, through: pathBytes)?.node,
+                              let node = trie.descend(from: 0, at: 0, through: path)?.node,
                               reported.insert(node << 2 | distance).inserted else { continue }
                         results.append((trie.keys(node), distance))
                     }

@@ -262,16 +262,7 @@ public final class SearchEngine: Sendable {
                         if let matchClass, Self.listEntry(matchClass, raw) < cutoff { entries.append(Self.listEntry(matchClass, raw)) }
                     }
                 }
-                if scalars.count == 3 && bytes.count == 3 {
-                    // Three ASCII letters are one trigram: every key of its list holds them.
-                    index.forEachCandidate(containing: scalars) { key in
-                        if !keyRange.contains(key) { addNames(of: key) { index.keyOffset(of: bytes, in: key) } }
-                    }
-                } else {
-                    index.forEachKeyContaining(scalars, bytes: bytes, skipping: keyRange) { key, offset in
-                        addNames(of: key) { offset }
-                    }
-                }
+                index.forEachKeyContaining(scalars, bytes: bytes, skipping: keyRange, addNames)
                 for (word, bits) in found.enumerated() where bits != 0 {
                     var bits = bits
                     while bits != 0 {
