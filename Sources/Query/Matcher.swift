@@ -86,10 +86,11 @@ struct MatchContext {
     }
 
     /// Whether a term that had hits of its own may still be a misspelling, for a query whose
-    /// terms found nothing together: a word term, unless it is a type's name as written
-    /// ("fire", "ground": the words of most multi-term queries, meant as typed).
+    /// terms found nothing together: a word term, unless it names a type as `type:` would take
+    /// it ("fire", "ground", "feuer": the words of most multi-term queries, meant as typed).
     func mayBeMisspelt(_ term: Term) -> Bool {
-        (term.shape == .word || term.shape == .wholeWord) && !index.typeSlugs.contains(term.text)
+        guard term.shape == .word || term.shape == .wholeWord else { return false }
+        return (try? resolve(.type(term.text), position: term.position, part: term.raw)) == nil
     }
 
     /// Adds typo hits to a term that had hits of its own (see `mayBeMisspelt`): exact hits

@@ -291,6 +291,7 @@ struct RelevanceTests {
         // starts with "rock") suggests nothing, not names one edit from "water" or "rock".
         #expect(try Fixture.engine.complete("water rock").isEmpty)
         #expect(try Fixture.engine.complete("dragon dark").isEmpty)
+        #expect(try Fixture.engine.complete("kampf flug").isEmpty, "type names in any language (fighting, flying in German)")
         #expect(try Fixture.engine.complete("fier drag").isEmpty == false, "a word that is no type still gets its typos")
     }
 
