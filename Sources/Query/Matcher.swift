@@ -180,7 +180,7 @@ struct MatchContext {
             matchText(Folding.compact(text), phrase: false, wholeWord: true, namesOnly: namesOnly, restriction: restriction,
                       queryTransliterated: queryTransliterated, into: hits)
         }
-        guard !wholeWord, !completion || bytes.contains(0x20) else { return }
+        guard !wholeWord, !completion || matchesWordStarts(text) else { return }
         // Substrings of names (three characters; two for non-Latin scripts); for a completion,
         // only a term of several words, from a later word of a name on (see `matchesWordStarts`).
         let scalars = text.unicodeScalars.map(\.value)
@@ -223,15 +223,15 @@ struct MatchContext {
     /// scalars or more, two in other scripts), or for a completion, names with a later word
     /// where it starts (see `matchesWordStarts`).
     func matchesSubstrings(_ term: Term) -> Bool {
-        guard term.shape == .word, !completion || matchesWordStarts(term) else { return false }
+        guard term.shape == .word, !completion || matchesWordStarts(term.text) else { return false }
         let scalars = term.text.unicodeScalars.map(\.value)
         return scalars.count >= SearchEngine.substringMinimum(scalars)
     }
 
-    /// A completion's word term that folds to several words ("(タイプ：ドラゴン)" → "タイプ
-    /// ドラゴン", as a form's name is written) is a prefix of no name word: it is matched where
-    /// it starts a later word of a name, as a search would rank it.
-    func matchesWordStarts(_ term: Term) -> Bool { completion && term.text.utf8.contains(0x20) }
+    /// A completion's term whose text folds to several words ("(タイプ：ドラゴン)" → "タイプ
+    /// ドラゴン", as a form's name is written; or its transliteration) is a prefix of no name
+    /// word: it is matched where it starts a later word of a name, as a search would rank it.
+    func matchesWordStarts(_ text: String) -> Bool { completion && text.utf8.contains(0x20) }
 
     /// A deferrable word term's best hit on one document, read from the document's own
     /// postings: what `matchText` records for that document (prefix or exact on `keys`,
