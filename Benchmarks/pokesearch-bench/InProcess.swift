@@ -59,7 +59,7 @@ struct Recall {
         var inTop = [Workload: Int](), atFirst = [Workload: Int](), total = [Workload: Int]()
         for query in queries {
             total[query.workload, default: 0] += 1
-            let results = (try? engine.search(query.text).results) ?? []
+            let results = (try? engine.search(query.text)).map { Array($0.results) } ?? []
             let keys = results.map { "\($0.kind.rawValue):\($0.slug)" }
             if let position = keys.firstIndex(of: query.expected) {
                 inTop[query.workload, default: 0] += 1

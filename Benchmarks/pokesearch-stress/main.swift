@@ -8,7 +8,8 @@ import Locking
 import Glibc
 #endif
 
-// pokesearch-stress: the robustness measurements (docs/ROBUSTNESS.md).
+// pokesearch-stress: the robustness measurements (docs/ROBUSTNESS.md), and a loop to profile
+// queries under (DEVELOPERS.md).
 //   pokesearch-stress costs --db PATH
 //       times the worst queries we can construct against the engine (release build):
 //       each must answer within 10 ms or fail with an error.
@@ -16,6 +17,9 @@ import Glibc
 //       drives a running server with a mix of COMPLETE, SEARCH, GET and RELOAD; fails on any
 //       error, on RSS growing over 10% past warm-up, or on file descriptors left open (more
 //       after the run than after warm-up).
+//   pokesearch-stress repeat --db PATH [--complete] [--count N] QUERY...
+//       runs each query N times (default 100,000) in turn and prints each one's median:
+//       a steady loop to profile under `perf record`, without ingest or index build.
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("pokesearch-stress: \(message)\n".utf8))
@@ -282,9 +286,41 @@ func runLoad(_ arguments: [String]) {
     print("load held: no errors, no leak")
 }
 
+// MARK: - Repeat
+
+func runRepeat(_ arguments: [String]) {
+    guard let database = option("--db", arguments) else { fail("repeat needs --db PATH") }
+    let count = option("--count", arguments).map { Int($0) ?? 0 } ?? 100_000
+    guard count > 0 else { fail("--count needs a positive whole number") }
+    let completion = arguments.contains("--complete")
+    var queries: [String] = []
+    var rest = arguments.dropFirst()
+    while let argument = rest.popFirst() {
+        if argument == "--db" || argument == "--count" { _ = rest.popFirst() } else if argument != "--complete" { queries.append(argument) }
+    }
+    guard !queries.isEmpty else { fail("repeat needs at least one query") }
+    let engine: SearchEngine
+    do { engine = try Catalog.open(path: database, notice: { _ in }).engine } catch { fail("cannot open \(database): \(error)") }
+    var times = Array(repeating: [Double](), count: queries.count)
+    for _ in 0..<count {
+        for (slot, query) in queries.enumerated() {
+            let start = monotonicSeconds()
+            do {
+                if completion { _ = try engine.complete(query, limit: 8) } else { _ = try engine.search(query) }
+            } catch { fail("'\(query)': \(error)") }
+            times[slot].append((monotonicSeconds() - start) * 1e6)
+        }
+    }
+    for (slot, query) in queries.enumerated() {
+        times[slot].sort()
+        print(String(format: "%10.2f µs  %@", times[slot][count / 2], query))
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "costs": runCosts(arguments)
 case "load": runLoad(arguments)
-default: fail("usage: pokesearch-stress costs --db PATH | load --socket PATH --pid PID [--clients N] [--seconds S] [--warmup S] [--reload-every S]")
+case "repeat": runRepeat(arguments)
+default: fail("usage: pokesearch-stress costs --db PATH | load --socket PATH --pid PID [--clients N] [--seconds S] [--warmup S] [--reload-every S] | repeat --db PATH [--complete] [--count N] QUERY...")
 }

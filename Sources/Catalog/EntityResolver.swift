@@ -60,7 +60,7 @@ public struct EntityResolver: Sendable {
             options.kinds = kinds
             options.explain = true
             // Only results found by their names: a filter ("hp>100") or a field word names nothing.
-            let results = (try? engine.search(text, options: options))?.results ?? []
+            let results = (try? engine.search(text, options: options)).map { Array($0.results) } ?? []
             let byName = results.filter { !$0.explanation.isEmpty && $0.explanation.allSatisfy { $0.matchClass != .field } }
             return .notFound(suggestions: Array(byName.prefix(3)))
         case 1: return .found(doc: firstPerKind[0], others: [])

@@ -1,4 +1,6 @@
+import Corpus
 import Foundation
+import Index
 import Query
 
 /// JSON text for pokesearch's outputs, shared by `--json` and the socket protocol so the two
@@ -17,10 +19,15 @@ public enum JSONText {
     /// `s` quoted, with `"`, `\` and the control characters escaped (`\n`, `\r`, `\t`, else
     /// `\u00XX`); every other character as it is, in UTF-8.
     public static func appendString(_ s: String, into out: ByteBuffer) {
-        out.append(UInt8(ascii: "\""))
-        if s.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, into: out) }) == nil {
-            Array(s.utf8).withUnsafeBufferPointer { appendEscaped($0, into: out) }
+        if s.utf8.withContiguousStorageIfAvailable({ appendString(bytes: $0, into: out) }) == nil {
+            Array(s.utf8).withUnsafeBufferPointer { appendString(bytes: $0, into: out) }
         }
+    }
+
+    /// UTF-8 bytes quoted and escaped as `appendString`.
+    public static func appendString(bytes: UnsafeBufferPointer<UInt8>, into out: ByteBuffer) {
+        out.append(UInt8(ascii: "\""))
+        appendEscaped(bytes, into: out)
         out.append(UInt8(ascii: "\""))
     }
 
@@ -85,27 +92,47 @@ public enum JSONText {
     }
 
     public static func appendResult(_ r: SearchResult, into out: ByteBuffer) {
+        var slug = r.slug, name = r.name
+        slug.withUTF8 { slug in
+            name.withUTF8 { name in
+                appendResult(kind: r.kind, id: r.id, slug: slug, name: name, score: r.score, types: r.types,
+                             explanation: r.explanation, into: out)
+            }
+        }
+    }
+
+    /// The result at `position` of a search's window, written from the index's bytes.
+    public static func appendResult(_ results: SearchResults, at position: Int, into out: ByteBuffer) {
+        results.withCard(at: position) { card in
+            appendResult(kind: card.kind, id: card.id, slug: card.slug, name: card.name, score: results.score(at: position),
+                         types: [card.types.0, card.types.1].lazy.filter { $0 != 255 }.map { results.typeSlug($0) },
+                         explanation: results.explanation(at: position), into: out)
+        }
+    }
+
+    private static func appendResult(kind: Kind, id: Int, slug: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>,
+                                     score: Int, types: some Sequence<String>, explanation: [TermExplanation], into out: ByteBuffer) {
         out.append(#"{"kind":"#)
-        appendString(r.kind.rawValue, into: out)
+        appendString(kind.rawValue, into: out)
         out.append(#","id":"#)
-        appendInt(r.id, into: out)
+        appendInt(id, into: out)
         out.append(#","slug":"#)
-        appendString(r.slug, into: out)
+        appendString(bytes: slug, into: out)
         out.append(#","name":"#)
-        appendString(r.name, into: out)
+        appendString(bytes: name, into: out)
         out.append(#","score":"#)
-        appendInt(r.score, into: out)
-        if r.kind == .pokemon || r.kind == .move {
+        appendInt(score, into: out)
+        if kind == .pokemon || kind == .move {
             out.append(#","types":["#)
-            for (i, type) in r.types.enumerated() {
+            for (i, type) in types.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 appendString(type, into: out)
             }
             out.append(UInt8(ascii: "]"))
         }
-        if !r.explanation.isEmpty {
+        if !explanation.isEmpty {
             out.append(#","explain":"#)
-            out.appendUTF8(array(r.explanation.map { e in
+            out.appendUTF8(array(explanation.map { e in
                 object([("term", string(e.term)), ("match", string(e.matchClass.label)), ("field", string(e.role)),
                         ("lang", e.language.map(string) ?? "null"), ("typos", String(e.typos)),
                         ("transliterated", bool(e.transliterated))])
@@ -122,18 +149,33 @@ public enum JSONText {
 
     /// `{"text","kind","id","slug"}`.
     public static func appendSuggestion(_ s: Suggestion, into out: ByteBuffer) {
+        var text = s.text, slug = s.slug
+        text.withUTF8 { text in
+            slug.withUTF8 { slug in appendSuggestion(text: text, kind: s.kind, id: s.id, slug: slug, into: out) }
+        }
+    }
+
+    /// The suggestion at `position` of a completion, written from the index's bytes.
+    public static func appendSuggestion(_ suggestions: Suggestions, at position: Int, into out: ByteBuffer) {
+        suggestions.withCard(at: position) { card in
+            appendSuggestion(text: card.name, kind: card.kind, id: card.id, slug: card.slug, into: out)
+        }
+    }
+
+    private static func appendSuggestion(text: UnsafeBufferPointer<UInt8>, kind: Kind, id: Int, slug: UnsafeBufferPointer<UInt8>,
+                                         into out: ByteBuffer) {
         out.append(#"{"text":"#)
-        appendString(s.text, into: out)
-        switch s.kind {
+        appendString(bytes: text, into: out)
+        switch kind {
         case .pokemon: out.append(#","kind":"pokemon","id":"#)
         case .move: out.append(#","kind":"move","id":"#)
         case .ability: out.append(#","kind":"ability","id":"#)
         case .item: out.append(#","kind":"item","id":"#)
         case .type: out.append(#","kind":"type","id":"#)
         }
-        appendInt(s.id, into: out)
+        appendInt(id, into: out)
         out.append(#","slug":"#)
-        appendString(s.slug, into: out)
+        appendString(bytes: slug, into: out)
         out.append(UInt8(ascii: "}"))
     }
 }

@@ -62,17 +62,53 @@ public struct DocCard {
     public let slug: String
 }
 
+/// One document's card as the index holds it: the name and slug are its bytes (UTF-8),
+/// valid only inside `withCard`. A front end writing results copies them out as they are,
+/// and nothing is decoded or allocated for a result nobody reads.
+public struct CardBytes {
+    public let kind: Kind
+    public let id: Int
+    public let types: (UInt8, UInt8)
+    public let name: UnsafeBufferPointer<UInt8>
+    public let slug: UnsafeBufferPointer<UInt8>
+}
+
 extension IndexSnapshot {
-    /// The card of `doc`: its English (default) display name with its other result facts.
-    public func card(_ doc: Int) -> DocCard {
-        cards.pool.bytes.withUnsafeBufferPointer { bytes in
+    /// The card of `doc` with its name in `language` (a Language index; else English, else
+    /// the slug, as `displayName`). English, the default, is read from the cards: one or two
+    /// cache lines; another language from the columns.
+    public func withCard<R>(_ doc: Int, language: Int, _ body: (CardBytes) -> R) -> R {
+        if language != 0 {
+            return slugs.bytes.withUnsafeBufferPointer { slugBytes in
+                nameTexts.bytes.withUnsafeBufferPointer { nameBytes in
+                    let slug = UnsafeBufferPointer(rebasing: slugBytes[slugs.range(doc)])
+                    var english: Int?, chosen: Int?
+                    for entry in Int(nameStart[doc])..<Int(nameStart[doc + 1]) {
+                        if Int(nameLanguage[entry]) == language { chosen = entry; break }
+                        if nameLanguage[entry] == 0 { english = english ?? entry }
+                    }
+                    let name = (chosen ?? english).map { UnsafeBufferPointer(rebasing: nameBytes[nameTexts.range($0)]) } ?? slug
+                    return body(CardBytes(kind: kind(doc), id: id(doc), types: (docTypes[doc * 2], docTypes[doc * 2 + 1]),
+                                          name: name, slug: slug))
+                }
+            }
+        }
+        return cards.pool.bytes.withUnsafeBufferPointer { bytes in
             let start = Int(cards.pool.offsets[doc]), end = Int(cards.pool.offsets[doc + 1])
             let id = Int32(bitPattern: UInt32(bytes[start + 4]) | UInt32(bytes[start + 5]) << 8
                            | UInt32(bytes[start + 6]) << 16 | UInt32(bytes[start + 7]) << 24)
             let nameEnd = start + DocCards.headerSize + (Int(bytes[start + 8]) | Int(bytes[start + 9]) << 8)
-            return DocCard(kind: Kind.allCases[Int(bytes[start])], id: Int(id), types: (bytes[start + 1], bytes[start + 2]),
-                           name: String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + DocCards.headerSize)..<nameEnd]), as: UTF8.self),
-                           slug: String(decoding: UnsafeBufferPointer(rebasing: bytes[nameEnd..<end]), as: UTF8.self))
+            return body(CardBytes(kind: Kind.allCases[Int(bytes[start])], id: Int(id), types: (bytes[start + 1], bytes[start + 2]),
+                                  name: UnsafeBufferPointer(rebasing: bytes[(start + DocCards.headerSize)..<nameEnd]),
+                                  slug: UnsafeBufferPointer(rebasing: bytes[nameEnd..<end])))
+        }
+    }
+
+    /// The card of `doc` with its name in `language`, decoded.
+    public func card(_ doc: Int, language: Int = 0) -> DocCard {
+        withCard(doc, language: language) { card in
+            DocCard(kind: card.kind, id: card.id, types: card.types,
+                    name: String(decoding: card.name, as: UTF8.self), slug: String(decoding: card.slug, as: UTF8.self))
         }
     }
 

@@ -194,12 +194,7 @@ public final class IndexSnapshot: Sendable {
 
     /// The name in `language` (a Language index), else English, else the slug.
     public func displayName(_ doc: Int, language: Int) -> String {
-        var english: Int?
-        for entry in Int(nameStart[doc])..<Int(nameStart[doc + 1]) {
-            if Int(nameLanguage[entry]) == language { return nameTexts.string(entry) }
-            if Int(nameLanguage[entry]) == 0 { english = entry }
-        }
-        return english.map { nameTexts.string($0) } ?? slug(doc)
+        withCard(doc, language: language) { String(decoding: $0.name, as: UTF8.self) }
     }
 
     /// All names of a document as (language code, text).

@@ -21,7 +21,7 @@ enum SearchCommand {
             let catalog = try context.catalog()
             if wantsFavourites { options.favourites = catalog.favouriteDocs() }
             let response = try catalog.engine.search(query, options: options)
-            page = ResultPage(response.results, total: response.total)
+            page = ResultPage(Array(response.results), total: response.total)
         }
         context.recordHistory(query)
         ResultPrinter.print(page, context: context)

@@ -79,30 +79,6 @@ public struct TermExplanation: Sendable, Equatable {
     }
 }
 
-public struct SearchResult: Sendable, Equatable {
-    public var doc: Int
-    public var kind: Kind
-    public var id: Int
-    public var slug: String
-    public var name: String
-    public var score: Int
-    public var types: [String]
-    public var explanation: [TermExplanation]
-}
-
-public struct SearchResponse: Sendable {
-    public var results: [SearchResult]
-    /// How many documents matched in all (the window is `results`).
-    public var total: Int
-}
-
-public struct Suggestion: Sendable, Equatable {
-    public var text: String
-    public var kind: Kind
-    public var id: Int
-    public var slug: String
-}
-
 /// Answers queries over one immutable index snapshot. Thread-safe: its only mutable state
 /// is the pool of reusable hit maps, behind a lock.
 public final class SearchEngine: Sendable {
@@ -135,7 +111,7 @@ public final class SearchEngine: Sendable {
 
     /// Suggestions for text being typed: the last word is a prefix of a name word, earlier
     /// words must match whole words (of names or fields, as in a search).
-    public func complete(_ text: String, limit: Int = 8, language: Int = 0, kinds: Set<Kind> = []) throws -> [Suggestion] {
+    public func complete(_ text: String, limit: Int = 8, language: Int = 0, kinds: Set<Kind> = []) throws -> Suggestions {
         var parsed = try QueryParser.parse(text, lenient: true)
         let typingLastWord = text.unicodeScalars.last.map { !QueryParser.isWhitespace($0) } ?? false
         var options = SearchOptions()
@@ -153,10 +129,10 @@ public final class SearchEngine: Sendable {
             }
         }
         parsed.clauses = marked
-        if parsed.isEmpty { return [] }
+        if parsed.isEmpty { return Suggestions(index: index, language: language, docs: []) }
         let ranked = try evaluate(parsed, options: options, completion: true)
         defer { ranked.maps?.release() }
-        return ranked.window.map { suggestion(doc: $0.doc, language: language) }
+        return Suggestions(index: index, language: language, docs: ranked.window.map { Int32($0.doc) })
     }
 
     // MARK: - Evaluation
@@ -437,45 +413,27 @@ public final class SearchEngine: Sendable {
     }
 
     func results(_ window: ArraySlice<(key: UInt64, doc: Int)>, positives: [(term: Term, hits: HitMap)],
-                 options: SearchOptions) -> [SearchResult] {
-        window.map { entry -> SearchResult in
-            let doc = entry.doc
+                 options: SearchOptions) -> SearchResults {
+        let entries = window.map { entry in
             let key = entry.key
             let score = 1000 - Int(key >> 56) * 200 - Int((key >> 48) & 0xFF) * 50 - Int((key >> 40) & 0xF) * 10
-            var explanation: [TermExplanation] = []
-            if options.explain {
-                for (term, hits) in positives {
-                    guard let hit = hits.hit(doc) else { continue }
-                    explanation.append(TermExplanation(
-                        term: term.raw, matchClass: hit.matchClass, typos: hit.typos,
-                        language: hit.language.map { Language.codes[$0] }, role: Self.roleLabel(hit.role),
-                        transliterated: hit.isTransliterated))
+            return (doc: Int32(entry.doc), score: Int32(score))
+        }
+        let explanations = !options.explain ? [] : window.map { entry in
+            positives.compactMap { term, hits in
+                hits.hit(entry.doc).map { hit in
+                    TermExplanation(term: term.raw, matchClass: hit.matchClass, typos: hit.typos,
+                                    language: hit.language.map { Language.codes[$0] }, role: Self.roleLabel(hit.role),
+                                    transliterated: hit.isTransliterated)
                 }
             }
-            var result = self.result(doc: doc, language: options.language)
-            result.score = score
-            result.explanation = explanation
-            return result
         }
+        return SearchResults(index: index, language: options.language, entries: entries, explanations: explanations)
     }
 
     /// One document as a result, as a search would list it (`fav`, `random`).
     public func result(doc: Int, language: Int) -> SearchResult {
-        if language == 0 {
-            let card = index.card(doc)
-            return SearchResult(doc: doc, kind: card.kind, id: card.id, slug: card.slug, name: card.name, score: 1000,
-                                types: index.typeSlugs(of: card.types), explanation: [])
-        }
-        return SearchResult(doc: doc, kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc),
-                            name: index.displayName(doc, language: language), score: 1000, types: index.types(doc), explanation: [])
-    }
-
-    func suggestion(doc: Int, language: Int) -> Suggestion {
-        if language == 0 {
-            let card = index.card(doc)
-            return Suggestion(text: card.name, kind: card.kind, id: card.id, slug: card.slug)
-        }
-        return Suggestion(text: index.displayName(doc, language: language), kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc))
+        SearchResults(index: index, language: language, entries: [(Int32(doc), 1000)], explanations: [])[0]
     }
 
     static func tooBroad(_ term: Term) -> QueryError {

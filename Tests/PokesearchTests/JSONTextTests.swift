@@ -71,6 +71,37 @@ import Testing
         #expect(out.string == "x" + JSONText.suggestion(suggestion))
     }
 
+    /// The server writes results and suggestions from the index's bytes; `--json` writes the
+    /// results read as strings. The two must be the same text, in every display language
+    /// (a name missing in one falls back to English, then the slug), with explanations.
+    @Test(arguments: ["fr", "en", "ja", "de", "ko", "zh-hans"])
+    func resultsWrittenFromTheIndexAreTheResultsReadAsStrings(language code: String) throws {
+        let language = try #require(Language.codes.firstIndex(of: code))
+        var options = SearchOptions()
+        options.language = language
+        options.limit = 50
+        for query in ["pika", "fire dragon", "ball", "flamme", "ピカ", "mega", "type:ghost", "metronome", "hp>150"] {
+            for explain in [false, true] {
+                options.explain = explain
+                let results = try Fixture.engine.search(query, options: options).results
+                #expect(!results.isEmpty, "\(query)")
+                for i in results.indices {
+                    let out = ByteBuffer()
+                    JSONText.appendResult(results, at: i, into: out)
+                    #expect(out.string == JSONText.result(results[i]), "\(query) #\(i) in \(code)")
+                    // Filters explain nothing: only terms do.
+                    #expect(results[i].explanation.isEmpty == (!explain || query.contains(where: { ":>".contains($0) })))
+                }
+            }
+            let suggestions = try Fixture.engine.complete(query, limit: 20, language: language)
+            for i in suggestions.indices {
+                let out = ByteBuffer()
+                JSONText.appendSuggestion(suggestions, at: i, into: out)
+                #expect(out.string == JSONText.suggestion(suggestions[i]), "\(query) #\(i) in \(code)")
+            }
+        }
+    }
+
     @Test func byteBufferGrowsAndDropsWhatWasSent() {
         let buffer = ByteBuffer(capacity: 16)
         var expected: [UInt8] = []

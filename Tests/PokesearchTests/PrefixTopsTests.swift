@@ -1,3 +1,4 @@
+import Corpus
 import Folding
 @testable import Index
 @testable import Query
@@ -115,6 +116,24 @@ struct PrefixTopsTests {
             #expect(card.name == index.displayName(doc, language: 0))
             #expect(index.typeSlugs(of: card.types) == index.types(doc))
         }
+    }
+
+    /// A card in another display language: that language's name, else the English one,
+    /// else the slug (the English cards are built apart, from the same rule).
+    @Test func cardsInOtherLanguagesFallBackToEnglishThenTheSlug() throws {
+        let index = Fixture.engine.index
+        var fallbacks = 0
+        for code in ["fr", "ja", "ko"] {
+            let language = try #require(Language.codes.firstIndex(of: code))
+            for doc in 0..<index.docCount {
+                let names = index.names(doc)
+                let expected = names.first { $0.language == code }?.text ?? names.first { $0.language == "en" }?.text ?? index.slug(doc)
+                let card = index.card(doc, language: language)
+                #expect(card.name == expected && card.slug == index.slug(doc) && card.id == index.id(doc) && card.kind == index.kind(doc))
+                if names.first(where: { $0.language == code }) == nil { fallbacks += 1 }
+            }
+        }
+        #expect(fallbacks > 0, "some documents have no name in one of these languages")
     }
 }
 

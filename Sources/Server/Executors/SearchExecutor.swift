@@ -15,9 +15,9 @@ enum SearchExecutor {
         out.append(#"{"ok":true,"total":"#)
         JSONText.appendInt(response.total, into: out)
         out.append(#","results":["#)
-        for (i, result) in response.results.enumerated() {
+        for i in response.results.indices {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONText.appendResult(result, into: out)
+            JSONText.appendResult(response.results, at: i, into: out)
         }
         out.append("]}\n")
     }
