@@ -1,4 +1,5 @@
 import Corpus
+import Folding
 import Glibc
 
 /// How a key stands in one of a document's texts.
@@ -92,6 +93,11 @@ public final class IndexSnapshot: Sendable {
     public let docHabitat: [UInt8]
     public let numbers: [[Int32]]         // by NumericColumn
     public let typeSlugs: [String]
+    /// `typeSlugs`, `habitatSlugs` and the ability slugs folded as query text is, to compare
+    /// with its words.
+    public let foldedTypeSlugs: [String]
+    public let foldedHabitatSlugs: [String]
+    public let abilityIDsByFoldedSlug: [String: [Int32]]
     public let colorSlugs: [String]
     public let habitatSlugs: [String]
     public let abilitySlugByID: [Int32: String]
@@ -147,6 +153,9 @@ public final class IndexSnapshot: Sendable {
         self.docHabitat = docHabitat
         self.numbers = numbers
         self.typeSlugs = typeSlugs
+        foldedTypeSlugs = typeSlugs.map(Folding.fold)
+        foldedHabitatSlugs = habitatSlugs.map(Folding.fold)
+        abilityIDsByFoldedSlug = Dictionary(grouping: abilitySlugByID.keys) { Folding.fold(abilitySlugByID[$0]!) }
         self.colorSlugs = colorSlugs
         self.habitatSlugs = habitatSlugs
         self.abilitySlugByID = abilitySlugByID

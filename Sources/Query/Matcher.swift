@@ -90,7 +90,16 @@ struct MatchContext {
     /// it ("fire", "ground", "feuer": the words of most multi-term queries, meant as typed).
     func mayBeMisspelt(_ term: Term) -> Bool {
         guard term.shape == .word || term.shape == .wholeWord else { return false }
-        return (try? resolve(.type(term.text), position: term.position, part: term.raw)) == nil
+        return typeNamed(term.text) == nil
+    }
+
+    /// The type a folded word names: its slug, or its name in any language ("feu", "feuer").
+    func typeNamed(_ value: String) -> UInt8? {
+        if let i = index.foldedTypeSlugs.firstIndex(of: value) { return UInt8(i) }
+        for doc in docsNamed(value, kind: .type) {
+            if let i = index.typeSlugs.firstIndex(of: index.slug(doc)) { return UInt8(i) }
+        }
+        return nil
     }
 
     /// Adds typo hits to a term that had hits of its own (see `mayBeMisspelt`): exact hits
@@ -345,15 +354,11 @@ struct MatchContext {
         switch filter {
         case .kind(let kind): return .kind(UInt8(kind.rank))
         case .type(let value):
-            if let i = index.typeSlugs.firstIndex(where: { Folding.fold($0) == value }) { return .type(UInt8(i)) }
-            // A type's name in any language ("feu", "feuer").
-            for doc in docsNamed(value, kind: .type) {
-                if let i = index.typeSlugs.firstIndex(of: index.slug(doc)) { return .type(UInt8(i)) }
-            }
+            if let t = typeNamed(value) { return .type(t) }
             throw QueryError("unknown type '\(value)' (types: \(index.typeSlugs.joined(separator: " ")))", position: position, part: part)
         case .ability(let value):
             var ids = AbilityMask()
-            for (id, slug) in index.abilitySlugByID where Folding.fold(slug) == value { ids.insert(UInt16(id)) }
+            for id in index.abilityIDsByFoldedSlug[value] ?? [] { ids.insert(UInt16(id)) }
             for doc in docsNamed(value, kind: .ability) { ids.insert(UInt16(index.docID[doc])) }
             guard !ids.isEmpty else {
                 throw QueryError("unknown ability '\(value)'", position: position, part: part)
@@ -365,7 +370,7 @@ struct MatchContext {
             }
             return .color(UInt8(i))
         case .habitat(let value):
-            guard let i = index.habitatSlugs.firstIndex(where: { Folding.fold($0) == value }) else {
+            guard let i = index.foldedHabitatSlugs.firstIndex(of: value) else {
                 throw QueryError("unknown habitat '\(value)' (habitats: \(index.habitatSlugs.joined(separator: " ")))", position: position, part: part)
             }
             return .habitat(UInt8(i))
