@@ -127,20 +127,10 @@ struct MatchContext {
         return posting.language == UInt32(restriction)
     }
 
-    @inline(__always) private func record(_ posting: Posting, _ matchClass: MatchClass, typos: Int = 0,
-                                          queryTransliterated: Bool, into hits: HitMap) {
+    @inline(__always) private func record(_ posting: Posting, _ matchClass: MatchClass, queryTransliterated: Bool, into hits: HitMap) {
         let marked = queryTransliterated && !posting.isTransliterated
             ? Posting(doc: posting.doc, language: posting.language, role: posting.role, transliterated: true) : posting
-        hits.record(posting.doc, Hit(typos: typos, matchClass: matchClass, posting: marked, displayLanguage: displayLanguage))
-    }
-
-    private func prefixClass(_ role: KeyRole, exact: Bool) -> MatchClass {
-        switch role {
-        case .whole, .compact: return exact ? .exact : .namePrefix
-        case .firstWord: return .namePrefix
-        case .laterWord: return .laterWordPrefix
-        case .field: return .field
-        }
+        hits.record(posting.doc, Hit(typos: 0, matchClass: matchClass, posting: marked, displayLanguage: displayLanguage))
     }
 
     /// Match class by role (`KeyRole` raw values), for a key equal to the text and for a
@@ -148,24 +138,19 @@ struct MatchContext {
     private static let exactClass: [UInt32] = [0, 0, 1, 2, 4]
     private static let prefixClass: [UInt32] = [1, 1, 1, 2, 4]
 
-    private func matchText(_ text: String, phrase: Bool, wholeWord: Bool, namesOnly: Bool, restriction: Int?, queryTransliterated: Bool,
-                           into hits: HitMap) {
-        let bytes = Array(text.utf8)
-        let range = index.keyRange(prefix: bytes)
-        // The hot loop of every query: a posting's low byte (language, role, transliterated)
-        // is the low byte of its hit, so a hit is a few shifts away.
+    /// Records the postings of a range of keys starting with a text of `length` bytes (the
+    /// key of that length, sorting first, is equal to it; a whole word matches only that
+    /// key). The hot loop of every query: a posting's low byte (language, role,
+    /// transliterated) is the low byte of its hit, so a hit is a few shifts away.
+    private func recordRange(_ range: Range<Int>, length: Int, wholeWord: Bool, phrase: Bool, namesOnly: Bool, restriction: Int?,
+                             queryTransliterated: Bool, typos: Int, into hits: HitMap) {
         let display = UInt32(displayLanguage)
         let restricted = restriction.map(UInt32.init) ?? .max
-        let translitBit: UInt32 = queryTransliterated ? 1 : 0
-        let skipFields = namesOnly
-        if let first = range.first {
-            budget.postings -= Int(index.postingStart[range.upperBound] - index.postingStart[first])
-            if budget.isSpent { return }
-        }
+        let low = UInt32(typos) << 12 | (queryTransliterated ? 1 : 0)
         index.postings.withUnsafeBufferPointer { postings in
             index.postingStart.withUnsafeBufferPointer { starts in
                 for key in range {
-                    let exact = index.keys.length(key) == bytes.count
+                    let exact = index.keys.length(key) == length
                     if wholeWord && !exact { break } // the exact key sorts first in its range
                     let classes = exact ? Self.exactClass : Self.prefixClass
                     for p in Int(starts[key])..<Int(starts[key + 1]) {
@@ -173,17 +158,29 @@ struct MatchContext {
                         let role = (raw >> 1) & 7
                         let language = (raw >> 4) & 15
                         if role == KeyRole.field.rawValue {
-                            if skipFields { continue }
+                            if namesOnly { continue }
                         } else if restricted != .max && language != restricted {
                             continue
                         }
                         if phrase && role != KeyRole.whole.rawValue { continue }
                         let miss = Posting.languageMiss(raw, display: display)
-                        hits.record(Int(raw >> 8), Hit(raw: classes[Int(role)] << 9 | miss << 8 | (raw & 0xFF) | translitBit))
+                        hits.record(Int(raw >> 8), Hit(raw: classes[Int(role)] << 9 | miss << 8 | (raw & 0xFF) | low))
                     }
                 }
             }
         }
+    }
+
+    private func matchText(_ text: String, phrase: Bool, wholeWord: Bool, namesOnly: Bool, restriction: Int?, queryTransliterated: Bool,
+                           into hits: HitMap) {
+        let bytes = Array(text.utf8)
+        let range = index.keyRange(prefix: bytes)
+        if let first = range.first {
+            budget.postings -= Int(index.postingStart[range.upperBound] - index.postingStart[first])
+            if budget.isSpent { return }
+        }
+        recordRange(range, length: bytes.count, wholeWord: wholeWord, phrase: phrase, namesOnly: namesOnly, restriction: restriction,
+                    queryTransliterated: queryTransliterated, typos: 0, into: hits)
         if phrase {
             // "mr mime" also as its compact form.
             matchText(Folding.compact(text), phrase: false, wholeWord: true, namesOnly: namesOnly, restriction: restriction,
@@ -291,14 +288,10 @@ struct MatchContext {
     private func matchTypos(_ text: String, restriction: Int?, namesOnly: Bool, into hits: HitMap) {
         let scalars = text.unicodeScalars.map(\.value)
         for edits in 1...max(1, Self.editBudget(scalars.count)) where Self.editBudget(scalars.count) >= edits {
+            // A key within the edits is never the term itself: every hit is of the prefix class.
             for (range, distance) in index.typoMatches(scalars, maxEdits: edits, steps: &budget.typoSteps) {
-                for key in range {
-                    for p in index.postingRange(key: key) {
-                        let posting = Posting(raw: index.postings[p])
-                        guard allowed(posting, restriction, namesOnly: namesOnly) else { continue }
-                        record(posting, prefixClass(posting.role, exact: false), typos: distance, queryTransliterated: false, into: hits)
-                    }
-                }
+                recordRange(range, length: -1, wholeWord: false, phrase: false, namesOnly: namesOnly, restriction: restriction,
+                            queryTransliterated: false, typos: distance, into: hits)
             }
             if !hits.isEmpty { return }
         }
