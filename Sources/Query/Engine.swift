@@ -282,15 +282,16 @@ public final class SearchEngine: Sendable {
         var kinds = options.kinds
         let context = MatchContext(index: index, displayLanguage: options.language, languageRestriction: parsed.language,
                                    completion: completion, budget: WorkBudget(), maps: maps ?? hitMaps.lease())
-        // The same term twice is matched once.
-        struct TermKey: Hashable {
+        // The same term twice is matched once. Queries have a few terms: a list searched
+        // in turn costs less than hashing their texts.
+        struct TermKey: Equatable {
             var text: String
             var shape: Int
             var language: Int?
             var negated: Bool
         }
-        var matched: [TermKey: HitMap] = [:]
-        var deferredTexts = Set<TermKey>()
+        var matched: [(key: TermKey, hits: HitMap)] = []
+        var deferredTexts: [TermKey] = []
         for (clause, negated) in parsed.clauses {
             switch clause {
             case .term(let term):
@@ -303,13 +304,17 @@ public final class SearchEngine: Sendable {
                 }
                 // A wildcard's folded text has lost its `*` and `?`: the raw pattern tells them apart.
                 let key = TermKey(text: shape == 3 ? term.raw : term.text, shape: shape, language: term.language, negated: negated)
-                if deferring, !negated, matched[key] == nil, deferredTexts.insert(key).inserted, let words = context.deferrable(term) {
-                    deferred.append((slots.count, words.keys, words.postings))
-                    slots.append((term, nil))
-                    continue
+                let earlier = matched.first { $0.key == key }?.hits
+                if deferring, !negated, earlier == nil, !deferredTexts.contains(key) {
+                    deferredTexts.append(key)
+                    if let words = context.deferrable(term) {
+                        deferred.append((slots.count, words.keys, words.postings))
+                        slots.append((term, nil))
+                        continue
+                    }
                 }
-                let hits = try matched[key] ?? context.match(term, allowTypos: !negated)
-                matched[key] = hits
+                let hits = try earlier ?? context.match(term, allowTypos: !negated)
+                if earlier == nil { matched.append((key, hits)) }
                 if context.budget.isSpent { throw Self.tooBroad(term) }
                 if negated { excluded.append(hits) } else { slots.append((term, hits)) }
             case .unknownFilter(let term, let name):
