@@ -69,16 +69,19 @@ extension IndexSnapshot {
     @inline(__always)
     static func offset(of needle: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, key: Int,
                        offsets: [UInt32]) -> Int? {
-        let start = Int(offsets[key])
-        let length = Int(offsets[key + 1]) - start
+        firstOffset(of: needle, in: UnsafeBufferPointer(rebasing: bytes[Int(offsets[key])..<Int(offsets[key + 1])]))
+    }
+
+    /// The byte offset of the first occurrence of `needle` in `haystack`, if any.
+    @inline(__always)
+    public static func firstOffset(of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
         guard needle.count > 0 else { return 0 }
-        guard needle.count <= length else { return nil }
-        let haystack = bytes.baseAddress! + start
+        guard needle.count <= haystack.count else { return nil }
         let first = needle[0]
         var i = 0
-        let last = length - needle.count
+        let last = haystack.count - needle.count
         while i <= last {
-            if haystack[i] == first && memcmp(haystack + i, needle.baseAddress!, needle.count) == 0 { return i }
+            if haystack[i] == first && memcmp(haystack.baseAddress! + i, needle.baseAddress!, needle.count) == 0 { return i }
             i += 1
         }
         return nil

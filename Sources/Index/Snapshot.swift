@@ -206,6 +206,42 @@ public final class IndexSnapshot: Sendable {
         withCard(doc, language: language) { String(decoding: $0.name, as: UTF8.self) }
     }
 
+    /// Calls `body` with each name (document, entry of `nameTexts`) holding `needle` as
+    /// written, and the byte offset where it first does: one pass of `memchr` over every
+    /// name's bytes, for text that folding leaves empty (symbols).
+    public func forEachNameHolding(_ needle: [UInt8], _ body: (_ doc: Int, _ entry: Int, _ offset: Int) -> Void) {
+        guard !needle.isEmpty else { return }
+        func last<T: Comparable>(_ array: [T], atMost value: T) -> Int {
+            var low = 0, high = array.count
+            while low < high {
+                let mid = (low + high) >> 1
+                if array[mid] <= value { low = mid + 1 } else { high = mid }
+            }
+            return low - 1
+        }
+        nameTexts.bytes.withUnsafeBytes { all in
+            needle.withUnsafeBytes { wanted in
+                guard let base = all.baseAddress else { return }
+                var from = 0
+                var lastEntry = -1
+                // Found by its last byte: a symbol's first byte (0xE2 for "★") leads most
+                // scripts' characters of its block, its last is rarer.
+                let tail = needle.count - 1
+                while from + needle.count <= all.count,
+                      let found = memchr(base + from + tail, Int32(needle[tail]), all.count - from - tail) {
+                    let position = base.distance(to: UnsafeRawPointer(found)) - tail
+                    from = position + 1
+                    guard memcmp(base + position, wanted.baseAddress!, needle.count) == 0 else { continue }
+                    let entry = last(nameTexts.offsets, atMost: UInt32(position))
+                    // Within one name, and its first occurrence only.
+                    guard entry != lastEntry, position + needle.count <= Int(nameTexts.offsets[entry + 1]) else { continue }
+                    lastEntry = entry
+                    body(last(nameStart, atMost: UInt32(entry)), entry, position - Int(nameTexts.offsets[entry]))
+                }
+            }
+        }
+    }
+
     /// All names of a document as (language code, text).
     public func names(_ doc: Int) -> [(language: String, text: String)] {
         (Int(nameStart[doc])..<Int(nameStart[doc + 1])).map { (Language.codes[Int(nameLanguage[$0])], nameTexts.string($0)) }

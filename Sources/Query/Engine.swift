@@ -106,7 +106,44 @@ public final class SearchEngine: Sendable {
 
     public func search(_ query: String, options: SearchOptions = SearchOptions()) throws -> SearchResponse {
         let parsed = try QueryParser.parse(query)
+        if parsed.isEmpty, let symbols = Self.symbolsAlone(query) {
+            let ranked = namesHolding(symbols, options: options, completion: false)
+            return SearchResponse(results: results(window(ranked, options), positives: [], options: options), total: ranked.count)
+        }
         return try search(parsed, options: options, completion: false)
+    }
+
+    /// A query of symbols alone ("???", "★", "!"), which folding leaves with nothing to
+    /// search for, as written (trimmed); nil when it has a letter or a digit (a filter
+    /// without a value), is blank, or is `*` alone ("anything"): errors.
+    static func symbolsAlone(_ query: String) -> String? {
+        let scalars = query.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !QueryParser.isWhitespace($0) }),
+              let last = scalars.lastIndex(where: { !QueryParser.isWhitespace($0) }),
+              !scalars[first...last].contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }),
+              scalars[first...last].contains(where: { $0 != "*" && !QueryParser.isWhitespace($0) })
+        else { return nil }
+        return String(scalars[first...last])
+    }
+
+    /// Documents with a name holding `symbols` as written, ranked as a term's hits are (the
+    /// whole name, its start, a later word's start, further in; the display language
+    /// first). Such names are few ("??? Arceus", "★And458", "Unown !") and such queries
+    /// rare: every name is read.
+    func namesHolding(_ symbols: String, options: SearchOptions, completion: Bool) -> [(key: UInt64, doc: Int)] {
+        let needle = Array(symbols.utf8)
+        let kindMask = options.kinds.reduce(0) { $0 | (1 << $1.rank) }
+        var best = [UInt64](repeating: .max, count: index.docCount)
+        index.forEachNameHolding(needle) { doc, entry, offset in
+            guard kindMask == 0 || kindMask & (1 << Int(index.docKind[doc])) != 0 else { return }
+            let name = index.nameTexts.range(entry)
+            let matchClass: MatchClass = offset == 0 ? (name.count == needle.count ? .exact : .namePrefix)
+                : index.nameTexts.bytes[name.lowerBound + offset - 1] == 0x20 ? .laterWordPrefix : .substring
+            if completion && matchClass == .substring { return }
+            let miss: UInt64 = Int(index.nameLanguage[entry]) == options.language ? 0 : 1
+            best[doc] = min(best[doc], (UInt64(matchClass.rawValue) << 1 | miss) << 40 | UInt64(doc))
+        }
+        return best.indices.compactMap { best[$0] == .max ? nil : (key: best[$0], doc: $0) }
     }
 
     /// Suggestions for text being typed: the last word is a prefix of a name word, earlier
@@ -129,7 +166,10 @@ public final class SearchEngine: Sendable {
             }
         }
         parsed.clauses = marked
-        if parsed.isEmpty { return Suggestions(index: index, language: language, docs: []) }
+        if parsed.isEmpty {
+            let ranked = Self.symbolsAlone(text).map { namesHolding($0, options: options, completion: true) } ?? []
+            return Suggestions(index: index, language: language, docs: window(ranked, options).map { Int32($0.doc) })
+        }
         let ranked = try evaluate(parsed, options: options, completion: true)
         defer { ranked.maps?.release() }
         return Suggestions(index: index, language: language, docs: ranked.window.map { Int32($0.doc) })
@@ -160,16 +200,17 @@ public final class SearchEngine: Sendable {
         if let answer = answerFromTops(parsed, options: options, completion: completion) { return answer }
         let maps = hitMaps.lease()
         let (ranked, positives) = try rank(parsed, options: options, completion: completion, maps: maps)
-        let total = ranked.count
+        return RankedWindow(window: window(ranked, options), total: ranked.count, positives: positives, maps: maps)
+    }
+
+    /// The page `options` ask for of ranked documents: by relevance, or sorted by a field.
+    func window(_ ranked: [(key: UInt64, doc: Int)], _ options: SearchOptions) -> ArraySlice<(key: UInt64, doc: Int)> {
         let limit = max(0, min(options.limit, SearchOptions.maxLimit))
         let offset = max(0, min(options.offset, SearchOptions.maxOffset))
-        let window: ArraySlice<(key: UInt64, doc: Int)>
         if options.sort == .relevance {
-            window = topK(ranked, offset + limit).dropFirst(offset)
-        } else {
-            window = sortByField(ranked, options).dropFirst(offset).prefix(limit)
+            return topK(ranked, offset + limit).dropFirst(offset)
         }
-        return RankedWindow(window: window, total: total, positives: positives, maps: maps)
+        return sortByField(ranked, options).dropFirst(offset).prefix(limit)
     }
 
     /// A one-word query (the word being typed) answered from the best-first list of the trie

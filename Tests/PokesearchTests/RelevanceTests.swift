@@ -208,6 +208,12 @@ struct RelevanceTests {
         c("mime jr", .first(["pokemon:mime-jr"])),
         c("zygarde 10%", .within(2, ["pokemon:zygarde-10"])),
         c("charizard pikachu", .nothing),
+        // Names of symbols alone, which folding leaves empty, are read as written.
+        c("???", .first(["type:unknown", "pokemon:arceus-unknown"])),
+        c("★", .within(8, ["item:dynamax-crystal-and458"])),
+        c("!", .first(["pokemon:unown-exclamation"])),
+        c("?", .first(["pokemon:arceus-unknown", "type:unknown", "pokemon:unown-question"])),
+        c("%%%", .nothing),
     ]
 
     @Test(arguments: cases)
@@ -241,6 +247,8 @@ struct RelevanceTests {
         // A form's name as written: the last term folds to two words, the start of a later one.
         ("シルヴァディ (タイプ：ドラゴン)", ["pokemon:silvally-dragon"]), ("銀伴戰獸 (屬性：龍)", ["pokemon:silvally-dragon"]),
         ("じがるで (５０％ふぉるむ)", ["pokemon:zygarde-50-power-construct"]),
+        // Symbols alone, as written: name starts and later words' starts, not further in.
+        ("??", ["pokemon:arceus-unknown", "type:unknown"]), ("★", ["item:dynamax-crystal-and458"]),
     ]
 
     @Test func completionsSuggestNamesBeingTyped() throws {
@@ -259,6 +267,26 @@ struct RelevanceTests {
             #expect(words.contains { $0.hasPrefix("fire") }, "\(suggestion.slug) has no name word starting with 'fire'")
         }
         #expect(suggested.count < (try Fixture.engine.search("type:fire").total))
+    }
+
+    /// A query of symbols alone is matched as written; one with a letter or a digit and
+    /// nothing to search for stays an error.
+    @Test func symbolsAloneAreReadAsWritten() throws {
+        #expect(try Fixture.engine.search("%%%").total == 0)
+        // A completion's symbols start a name or a word of it; a search's may be further in.
+        let index = Fixture.engine.index
+        for symbol in ["?", "-"] {
+            func startsAWord(_ doc: Int) -> Bool { index.names(doc).contains { $0.text.hasPrefix(symbol) || $0.text.contains(" " + symbol) } }
+            let completed = try Fixture.engine.complete(symbol, limit: 50)
+            #expect(completed.allSatisfy { startsAWord(index.doc(kind: $0.kind, slug: $0.slug)!) }, "\(symbol)")
+        }
+        #expect(try !Fixture.engine.complete("?").isEmpty)
+        #expect(try Fixture.engine.search("-").results.contains { $0.slug == "ho-oh" })
+        var items = SearchOptions()
+        items.kinds = [.item]
+        #expect(try Fixture.engine.search("?", options: items).results.allSatisfy { $0.kind == .item })
+        #expect(throws: QueryError.self) { try Fixture.engine.search("lang:fr") }
+        #expect(throws: QueryError.self) { try Fixture.engine.search("   ") }
     }
 
     @Test func exactHitsRankAboveTypoHits() throws {
