@@ -82,7 +82,7 @@ public final class Catalog {
         }
     }
 
-    /// Builds the index from the database's tables (the server's RELOAD).
+    /// Builds the index from the database's tables (what loading falls back to).
     public static func buildIndex(_ store: Store) throws -> IndexSnapshot {
         do {
             return IndexBuilder.build(IndexInput(entities: try store.readEntities(), names: try store.readFoldedNames(),

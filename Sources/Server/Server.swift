@@ -367,7 +367,7 @@ public final class LineServer {
         Thread.detachNewThread {
             let result: Result<LoadedIndex, ReloadFailure>
             do {
-                let loaded = try LoadedIndex.rebuild(databasePath: databasePath)
+                let loaded = try LoadedIndex.reload(databasePath: databasePath)
                 holder.replace(with: loaded)
                 // The rebuild's scratch space is freed (and the previous index, unless the
                 // loop still holds it; see finishReload): hand those pages back, or every
