@@ -21,12 +21,8 @@ public struct DocCards: Sendable {
         var offsets: [UInt32] = [0]
         offsets.reserveCapacity(docKind.count + 1)
         for doc in 0..<docKind.count {
-            var english: Range<Int>?
-            for entry in Int(nameStart[doc])..<Int(nameStart[doc + 1]) where nameLanguage[entry] == 0 {
-                english = nameTexts.range(entry)
-                break
-            }
-            let name = english.map { Array(nameTexts.bytes[$0]) } ?? Array(slugs.bytes[slugs.range(doc)])
+            let english = displayEntry(of: doc, language: 0, nameStart: nameStart, nameLanguage: nameLanguage)
+            let name = english.map { Array(nameTexts.bytes[nameTexts.range($0)]) } ?? Array(slugs.bytes[slugs.range(doc)])
             let nameBytes = name.prefix(Int(UInt16.max))
             bytes += [docKind[doc], docTypes[doc * 2], docTypes[doc * 2 + 1], 0]
             withUnsafeBytes(of: docID[doc].littleEndian) { bytes += $0 }
@@ -36,6 +32,17 @@ public struct DocCards: Sendable {
             offsets.append(UInt32(bytes.count))
         }
         return DocCards(pool: StringPool(bytes: bytes, offsets: offsets))
+    }
+
+    /// The entry of `doc`'s display name in `language` (a Language index): its name in that
+    /// language, else its first English one; nil when it has neither (the slug stands in).
+    static func displayEntry(of doc: Int, language: Int, nameStart: [UInt32], nameLanguage: [UInt8]) -> Int? {
+        var english: Int?
+        for entry in Int(nameStart[doc])..<Int(nameStart[doc + 1]) {
+            if Int(nameLanguage[entry]) == language { return entry }
+            if nameLanguage[entry] == 0 { english = english ?? entry }
+        }
+        return english
     }
 
     /// Every card long enough for its header and name, with a known kind and types.
@@ -82,12 +89,8 @@ extension IndexSnapshot {
             return slugs.bytes.withUnsafeBufferPointer { slugBytes in
                 nameTexts.bytes.withUnsafeBufferPointer { nameBytes in
                     let slug = UnsafeBufferPointer(rebasing: slugBytes[slugs.range(doc)])
-                    var english: Int?, chosen: Int?
-                    for entry in Int(nameStart[doc])..<Int(nameStart[doc + 1]) {
-                        if Int(nameLanguage[entry]) == language { chosen = entry; break }
-                        if nameLanguage[entry] == 0 { english = english ?? entry }
-                    }
-                    let name = (chosen ?? english).map { UnsafeBufferPointer(rebasing: nameBytes[nameTexts.range($0)]) } ?? slug
+                    let entry = DocCards.displayEntry(of: doc, language: language, nameStart: nameStart, nameLanguage: nameLanguage)
+                    let name = entry.map { UnsafeBufferPointer(rebasing: nameBytes[nameTexts.range($0)]) } ?? slug
                     return body(CardBytes(kind: kind(doc), id: id(doc), types: (docTypes[doc * 2], docTypes[doc * 2 + 1]),
                                           name: name, slug: slug))
                 }

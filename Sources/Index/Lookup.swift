@@ -195,7 +195,7 @@ extension IndexSnapshot {
     }
 }
 
-func lowerBound(_ array: [UInt64], _ value: UInt64) -> Int {
+func lowerBound<T: Comparable>(_ array: [T], _ value: T) -> Int {
     var low = 0
     var high = array.count
     while low < high {

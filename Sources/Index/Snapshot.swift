@@ -211,14 +211,8 @@ public final class IndexSnapshot: Sendable {
     /// name's bytes, for text that folding leaves empty (symbols).
     public func forEachNameHolding(_ needle: [UInt8], _ body: (_ doc: Int, _ entry: Int, _ offset: Int) -> Void) {
         guard !needle.isEmpty else { return }
-        func last<T: Comparable>(_ array: [T], atMost value: T) -> Int {
-            var low = 0, high = array.count
-            while low < high {
-                let mid = (low + high) >> 1
-                if array[mid] <= value { low = mid + 1 } else { high = mid }
-            }
-            return low - 1
-        }
+        /// The last index of sorted `array` whose value is at most `value`.
+        func last(_ array: [UInt32], atMost value: Int) -> Int { lowerBound(array, UInt32(value) + 1) - 1 }
         nameTexts.bytes.withUnsafeBytes { all in
             needle.withUnsafeBytes { wanted in
                 guard let base = all.baseAddress else { return }
@@ -232,11 +226,11 @@ public final class IndexSnapshot: Sendable {
                     let position = base.distance(to: UnsafeRawPointer(found)) - tail
                     from = position + 1
                     guard memcmp(base + position, wanted.baseAddress!, needle.count) == 0 else { continue }
-                    let entry = last(nameTexts.offsets, atMost: UInt32(position))
+                    let entry = last(nameTexts.offsets, atMost: position)
                     // Within one name, and its first occurrence only.
                     guard entry != lastEntry, position + needle.count <= Int(nameTexts.offsets[entry + 1]) else { continue }
                     lastEntry = entry
-                    body(last(nameStart, atMost: UInt32(entry)), entry, position - Int(nameTexts.offsets[entry]))
+                    body(last(nameStart, atMost: entry), entry, position - Int(nameTexts.offsets[entry]))
                 }
             }
         }

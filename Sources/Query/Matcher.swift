@@ -140,9 +140,9 @@ struct MatchContext {
 
     /// Records the postings of a range of keys starting with a text of `length` bytes (the
     /// key of that length, sorting first, is equal to it; a whole word matches only that
-    /// key). The hot loop of every query: a posting's low byte (language, role,
+    /// key; nil: none is, as for a typo's range, and no key's length is read). The hot loop of every query: a posting's low byte (language, role,
     /// transliterated) is the low byte of its hit, so a hit is a few shifts away.
-    private func recordRange(_ range: Range<Int>, length: Int, wholeWord: Bool, phrase: Bool, namesOnly: Bool, restriction: Int?,
+    private func recordRange(_ range: Range<Int>, length: Int?, wholeWord: Bool, phrase: Bool, namesOnly: Bool, restriction: Int?,
                              queryTransliterated: Bool, typos: Int, into hits: HitMap) {
         let display = UInt32(displayLanguage)
         let restricted = restriction.map(UInt32.init) ?? .max
@@ -150,7 +150,7 @@ struct MatchContext {
         index.postings.withUnsafeBufferPointer { postings in
             index.postingStart.withUnsafeBufferPointer { starts in
                 for key in range {
-                    let exact = index.keys.length(key) == length
+                    let exact = length.map { index.keys.length(key) == $0 } ?? false
                     if wholeWord && !exact { break } // the exact key sorts first in its range
                     let classes = exact ? Self.exactClass : Self.prefixClass
                     for p in Int(starts[key])..<Int(starts[key + 1]) {
@@ -290,7 +290,7 @@ struct MatchContext {
         for edits in 1...max(1, Self.editBudget(scalars.count)) where Self.editBudget(scalars.count) >= edits {
             // A key within the edits is never the term itself: every hit is of the prefix class.
             for (range, distance) in index.typoMatches(scalars, maxEdits: edits, steps: &budget.typoSteps) {
-                recordRange(range, length: -1, wholeWord: false, phrase: false, namesOnly: namesOnly, restriction: restriction,
+                recordRange(range, length: nil, wholeWord: false, phrase: false, namesOnly: namesOnly, restriction: restriction,
                             queryTransliterated: false, typos: distance, into: hits)
             }
             if !hits.isEmpty { return }
