@@ -24,11 +24,11 @@ public enum IndexBuilder {
         let start = monotonicSeconds()
         let docCount = input.entities.count
         // In two phases of two independent halves, one per core: the key space beside the
-        // documents' facts, then the trigrams beside the trie's lists.
+        // documents' facts, then the suffix array beside the trie's lists.
         let (keyIndex, documents) = inParallel({ KeyIndexBuilder.build(names: input.names, fields: input.fields, docCount: docCount) },
                                                { documentFacts(input) })
-        let (grams, trieLists) = inParallel({
-            KeyIndexBuilder.buildTrigrams(keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings)
+        let (suffixes, trieLists) = inParallel({
+            KeyIndexBuilder.buildSuffixes(keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings)
         }, {
             (PrefixTops.build(keys: keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings,
                               childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,
@@ -45,7 +45,7 @@ public enum IndexBuilder {
             habitatSlugs: d.habitatSlugs, abilitySlugByID: d.abilitySlugByID, keys: keyIndex.keys,
             postingStart: keyIndex.postingStart, postings: keyIndex.postings, nodeChildStart: keyIndex.nodeChildStart,
             nodeDepth: keyIndex.nodeDepth, nodeKeyLow: keyIndex.nodeKeyLow, nodeKeyHigh: keyIndex.nodeKeyHigh,
-            nodeByte: trieLists.1, gramCodes: grams.codes, gramStart: grams.start, gramKeys: grams.keys,
+            nodeByte: trieLists.1, suffixes: suffixes,
             tops: trieLists.0, cards: d.cards, slugOrder: d.slugOrder,
             buildMilliseconds: (monotonicSeconds() - start) * 1000)
     }
@@ -180,14 +180,6 @@ func inParallel<A, B>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -
 /// One result of `inParallel`: written by one thread, read once both are done.
 private final class ParallelResult<T>: @unchecked Sendable {
     var value: T?
-}
-
-/// Trigram codes: three Unicode scalars (21 bits each) in one integer, so that all grams
-/// starting with the same one or two scalars form a contiguous range.
-public enum Trigram {
-    @inline(__always) public static func code(_ a: UInt32, _ b: UInt32, _ c: UInt32) -> UInt64 {
-        UInt64(a) << 42 | UInt64(b) << 21 | UInt64(c)
-    }
 }
 
 public func monotonicSeconds() -> Double {

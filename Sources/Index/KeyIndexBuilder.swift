@@ -3,7 +3,7 @@ import Folding
 import Glibc
 
 /// The key space of the index: sorted keys, their postings and the radix trie over them
-/// (the trigram postings over whole names are built from it, beside the trie's lists).
+/// (the suffix array over whole names is built from it, beside the trie's lists).
 struct KeyIndex {
     var keys: StringPool
     var postingStart: [UInt32]
@@ -150,63 +150,18 @@ enum KeyIndexBuilder {
         return (childStart, depth, low, high)
     }
 
-    /// Trigram postings over whole names and their compact forms, and keys of fields alone
-    /// (each padded with two zero scalars so one- and two-scalar substrings are found through
-    /// gram ranges), sorted by gram code.
-    static func buildTrigrams(_ keys: StringPool, postingStart: [UInt32], postings: [UInt32])
-        -> (codes: [UInt64], start: [UInt32], keys: [UInt32]) {
-        var gramID: [UInt64: Int32] = [:]
-        gramID.reserveCapacity(60_000)
-        var codes: [UInt64] = []
-        var pairs: [(gram: Int32, key: UInt32)] = []
-        pairs.reserveCapacity(keys.count * 8)
-        var scalars: [UInt32] = []
-        var seen: [UInt64] = []
-        for key in 0..<keys.count {
-            // Whole names (the substring matches), and keys of fields alone: with the words of
-            // names (substrings of whole names), every key is reached from a key listed here,
-            // which the two-edit typo search needs (`TypoSearch.runExactTail`).
+    /// The suffix array over whole names and their compact forms, and keys of fields alone:
+    /// with the words of names (substrings of whole names), every key is reached from a key
+    /// listed there, which the two-edit typo search needs (`TypoSearch.runExactTail`).
+    static func buildSuffixes(_ keys: StringPool, postingStart: [UInt32], postings: [UInt32]) -> SuffixArray {
+        SuffixArray.build(keys) { key in
             var isWholeName = false, fieldsOnly = true
             for p in Int(postingStart[key])..<Int(postingStart[key + 1]) {
                 let role = Posting(raw: postings[p]).role
                 if role == .whole || role == .compact { isWholeName = true }
                 if role != .field { fieldsOnly = false }
             }
-            guard isWholeName || fieldsOnly else { continue }
-            scalars.removeAll(keepingCapacity: true)
-            for scalar in String(decoding: keys.bytes[keys.range(key)], as: UTF8.self).unicodeScalars { scalars.append(scalar.value) }
-            scalars.append(0)
-            scalars.append(0)
-            seen.removeAll(keepingCapacity: true)
-            for i in 0..<(scalars.count - 2) {
-                let code = Trigram.code(scalars[i], scalars[i + 1], scalars[i + 2])
-                if seen.contains(code) { continue }
-                seen.append(code)
-                let id: Int32
-                if let existing = gramID[code] {
-                    id = existing
-                } else {
-                    id = Int32(codes.count)
-                    gramID[code] = id
-                    codes.append(code)
-                }
-                pairs.append((id, UInt32(key)))
-            }
+            return isWholeName || fieldsOnly
         }
-        // Counting sort by code order; keys stay ascending within each gram.
-        let sortedIDs = codes.indices.sorted { codes[$0] < codes[$1] }
-        var position = [Int32](repeating: 0, count: codes.count)
-        for (p, id) in sortedIDs.enumerated() { position[id] = Int32(p) }
-        var start = [UInt32](repeating: 0, count: codes.count + 1)
-        for pair in pairs { start[Int(position[Int(pair.gram)]) + 1] += 1 }
-        for i in 1..<start.count { start[i] += start[i - 1] }
-        var fill = start
-        var gramKeys = [UInt32](repeating: 0, count: pairs.count)
-        for pair in pairs {
-            let p = Int(position[Int(pair.gram)])
-            gramKeys[Int(fill[p])] = pair.key
-            fill[p] += 1
-        }
-        return (sortedIDs.map { codes[$0] }, start, gramKeys)
     }
 }

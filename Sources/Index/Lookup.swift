@@ -62,14 +62,8 @@ extension IndexSnapshot {
     /// The byte offset of the first occurrence of `needle` in key `key`, if any.
     public func keyOffset(of needle: [UInt8], in key: Int) -> Int? {
         keys.bytes.withUnsafeBufferPointer { bytes in
-            needle.withUnsafeBufferPointer { n in Self.offset(of: n, in: bytes, key: key, offsets: keys.offsets) }
+            needle.withUnsafeBufferPointer { n in Self.firstOffset(of: n, in: UnsafeBufferPointer(rebasing: bytes[keys.range(key)])) }
         }
-    }
-
-    @inline(__always)
-    static func offset(of needle: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, key: Int,
-                       offsets: [UInt32]) -> Int? {
-        firstOffset(of: needle, in: UnsafeBufferPointer(rebasing: bytes[Int(offsets[key])..<Int(offsets[key + 1])]))
     }
 
     /// The byte offset of the first occurrence of `needle` in `haystack`, if any.
@@ -89,91 +83,36 @@ extension IndexSnapshot {
 
     // MARK: Substrings
 
-    /// Calls `body` with every name key (whole or compact name) containing `needle`, and how
-    /// to read the byte offset where it first occurs, except keys in `skipping` (a caller's
-    /// prefix range, whose keys it handles itself). Candidates are the keys holding the
-    /// needle's two rarest trigrams (see `forEachCandidate`) or, for one and two scalars,
-    /// every gram starting with them; each is verified on the key, except for three scalars:
-    /// they are one trigram, every key of whose list holds them, so the key is read only if
-    /// the caller asks for the offset. (The trigram index also holds keys of fields alone,
-    /// for the typo search: their postings are fields, which callers leave out.)
-    public func forEachKeyContaining(_ needle: [UInt32], bytes: [UInt8], skipping: Range<Int> = 0..<0,
-                                     _ body: (_ key: Int, _ offset: () -> Int?) -> Void) {
-        guard !needle.isEmpty else { return }
-        keys.bytes.withUnsafeBufferPointer { keyBytes in
-            bytes.withUnsafeBufferPointer { needleBytes in
-                let offsets = keys.offsets
-                @inline(__always) func verify(_ key: Int) {
-                    if skipping.contains(key) { return }
-                    if let offset = Self.offset(of: needleBytes, in: keyBytes, key: key, offsets: offsets) { body(key) { offset } }
-                }
-                if needle.count == 3 {
-                    forEachCandidate(containing: needle) { key in
-                        if !skipping.contains(key) { body(key) { Self.offset(of: needleBytes, in: keyBytes, key: key, offsets: offsets) } }
-                    }
-                    return
-                }
-                if needle.count > 3 {
-                    forEachCandidate(containing: needle, verify)
-                    return
-                }
-                // One or two scalars: every gram that starts with them, keys deduplicated.
-                let low = needle.count == 1 ? Trigram.code(needle[0], 0, 0) : Trigram.code(needle[0], needle[1], 0)
-                let high = needle.count == 1 ? Trigram.code(needle[0], 0x1FFFFF, 0x1FFFFF) : Trigram.code(needle[0], needle[1], 0x1FFFFF)
-                let first = lowerBound(gramCodes, low)
-                let last = lowerBound(gramCodes, high &+ 1)
-                guard first < last else { return }
-                var seen = Set<UInt32>()
-                for c in Int(gramStart[first])..<Int(gramStart[last]) where seen.insert(gramKeys[c]).inserted {
-                    verify(Int(gramKeys[c]))
-                }
+    /// Calls `body` with every key containing `needle` (UTF-8) among those the suffix array
+    /// holds (whole and compact names, and keys of fields alone, whose postings are fields,
+    /// which callers reading names leave out), once each, in key order, with the byte offset
+    /// where it first occurs; except keys in `skipping` (a caller's prefix range, whose keys
+    /// it handles itself).
+    public func forEachKeyContaining(_ needle: [UInt8], skipping: Range<Int> = 0..<0,
+                                     _ body: (_ key: Int, _ offset: Int) -> Void) {
+        // Key, then the longest suffix (the first occurrence) first.
+        var found: [UInt64] = []
+        needle.withUnsafeBufferPointer { needle in
+            suffixes.forEachOccurrence(of: needle, keyCount: keys.count) { key, suffixLength in
+                if !skipping.contains(key) { found.append(UInt64(key) << 32 | UInt64(UInt32.max - UInt32(suffixLength))) }
             }
+        }
+        found.sort()
+        var previous = -1
+        for occurrence in found where Int(occurrence >> 32) != previous {
+            previous = Int(occurrence >> 32)
+            let suffixLength = Int(UInt32.max - UInt32(truncatingIfNeeded: occurrence))
+            let length = keys.length(previous)
+            if suffixLength <= length { body(previous, length - suffixLength) }
         }
     }
 
-    /// Calls `body` with each key of the trigram index holding the two rarest trigrams of
-    /// `needle` (three scalars or more), in key order, unverified: a merge of two sorted lists.
-    public func forEachCandidate(containing needle: [UInt32], _ body: (_ key: Int) -> Void) {
-        var rarest = 0..<0, second = 0..<0
-        var rarestCount = Int.max, secondCount = Int.max
-        for i in 0...(needle.count - 3) {
-            guard let g = gramIndex(Trigram.code(needle[i], needle[i + 1], needle[i + 2])) else { return }
-            let list = Int(gramStart[g])..<Int(gramStart[g + 1])
-            if list.count < rarestCount {
-                (second, secondCount) = (rarest, rarestCount)
-                (rarest, rarestCount) = (list, list.count)
-            } else if list.count < secondCount && list != rarest {
-                (second, secondCount) = (list, list.count)
-            }
-        }
-        gramKeys.withUnsafeBufferPointer { grams in
-            if secondCount == Int.max {
-                for c in rarest { body(Int(grams[c])) }
-                return
-            }
-            // Both lists are sorted by key: for each key of the rarest, gallop ahead in the
-            // second (often a hundred times longer).
-            var j = second.lowerBound
-            for c in rarest {
-                let key = grams[c]
-                j = gallop(grams, from: j, to: second.upperBound, toward: key)
-                if j == second.upperBound { break }
-                if grams[j] == key { body(Int(key)) }
-            }
-        }
-    }
-
-    /// Name keys containing `needle`, sorted, without duplicates.
+    /// Keys containing `needle`, sorted, without duplicates.
     public func keysContaining(_ needle: [UInt32]) -> [Int] {
         let bytes = Array(String(String.UnicodeScalarView(needle.compactMap(Unicode.Scalar.init))).utf8)
         var keys: [Int] = []
-        forEachKeyContaining(needle, bytes: bytes) { key, _ in keys.append(key) }
-        return keys.sorted()
-    }
-
-    func gramIndex(_ code: UInt64) -> Int? {
-        let i = lowerBound(gramCodes, code)
-        return i < gramCodes.count && gramCodes[i] == code ? i : nil
+        forEachKeyContaining(bytes) { key, _ in keys.append(key) }
+        return keys
     }
 
     // MARK: Typos
@@ -201,27 +140,6 @@ func lowerBound<T: Comparable>(_ array: [T], _ value: T) -> Int {
     while low < high {
         let mid = (low + high) >> 1
         if array[mid] < value { low = mid + 1 } else { high = mid }
-    }
-    return low
-}
-
-/// The first index in `from..<end` of sorted `list` whose value is at least `value` (`end`
-/// if none): steps doubling from `from`, then a binary search in the last step, so that
-/// skipping n values costs about 2 log n reads instead of n.
-@inline(__always)
-func gallop(_ list: UnsafeBufferPointer<UInt32>, from start: Int, to end: Int, toward value: UInt32) -> Int {
-    guard start < end, list[start] < value else { return start }
-    var low = start      // list[low] < value
-    var step = 1
-    while low + step < end && list[low + step] < value {
-        low += step
-        step <<= 1
-    }
-    var high = min(low + step, end)  // list[high] >= value, or high == end
-    low += 1
-    while low < high {
-        let mid = (low + high) >> 1
-        if list[mid] < value { low = mid + 1 } else { high = mid }
     }
     return low
 }
@@ -293,7 +211,7 @@ struct TrieView {
 /// spends less than all of it before the first half's last scalar, or all of it and none on
 /// the rest. The walk takes the first case (no state at the last level short of that scalar:
 /// with one edit, the first half is read exactly; with two, about a quarter of the steps);
-/// the second is looked up through the trigram index by the rest, which then appears exactly
+/// the second is looked up through the suffix array by the rest, which then appears exactly
 /// in a key within the budget of where the half ends (`runExactTail`).
 struct TypoSearch {
     let index: IndexSnapshot
@@ -309,7 +227,7 @@ struct TypoSearch {
     /// Terms longer than this (bits of a word, less one) get no typo search.
     static let maxTermLength = 62
     /// Searches of Latin terms this long or longer are split (the rest is then at least four
-    /// scalars: selective in the trigram index).
+    /// scalars: a narrow range of the suffix array).
     static let minimumSplitLength = 7
 
     init(index: IndexSnapshot, term: [UInt32], maxEdits: Int, asciiOnly: Bool, split: Int? = nil, budget: Int) {
@@ -562,16 +480,15 @@ struct TypoSearch {
         let maxEdits = self.maxEdits
         index.withTrie { trie in
             let bytes = trie.bytes
-            index.forEachCandidate(containing: rest.map(UInt32.init)) { key in
-                budget -= 1
-                guard budget > 0 else { return }
-                let range = index.keys.range(key)
-                let key = UnsafeBufferPointer(start: bytes + range.lowerBound, count: range.count)
-                guard key.count >= rest.count else { return }
-                for offset in 0...(key.count - rest.count) where key[offset] == rest[0] {
-                    guard memcmp(key.baseAddress! + offset, rest, rest.count) == 0 else { continue }
+            rest.withUnsafeBufferPointer { rest in
+                index.suffixes.forEachOccurrence(of: rest, keyCount: index.keys.count) { key, suffixLength in
+                    budget -= 1
+                    let range = index.keys.range(key)
+                    guard budget > 0, suffixLength <= range.count else { return }
+                    let key = UnsafeBufferPointer(start: bytes + range.lowerBound, count: range.count)
+                    let offset = range.count - suffixLength
                     // Word starts w with offset - w within maxEdits of split.
-                    guard offset - split + maxEdits >= 0 else { continue }
+                    guard offset - split + maxEdits >= 0 else { return }
                     for start in max(0, offset - split - maxEdits)...(offset - split + maxEdits) {
                         guard start == 0 || key[start - 1] == 0x20 else { continue }
                         let path = UnsafeBufferPointer(rebasing: key[start..<(offset + rest.count)])

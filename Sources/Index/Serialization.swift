@@ -21,7 +21,7 @@ extension IndexSnapshot {
         w.array(abilities.map(\.key)); w.strings(abilities.map(\.value))
         w.pool(keys); w.array(postingStart); w.array(postings)
         w.array(nodeChildStart); w.array(nodeDepth); w.array(nodeKeyLow); w.array(nodeKeyHigh); w.array(nodeByte)
-        w.array(gramCodes); w.array(gramStart); w.array(gramKeys)
+        w.array(suffixes.text); w.array(suffixes.starts)
         w.array(tops.start); w.array(tops.entries); w.array(tops.distinctDocs)
         w.array(tops.docKeyStart); w.array(tops.docPostings); w.pool(cards.pool)
         w.array(slugOrder)
@@ -56,7 +56,7 @@ extension IndexSnapshot {
               let keys = r.pool(), let postingStart: [UInt32] = r.array(), let postings: [UInt32] = r.array(),
               let nodeChildStart: [UInt32] = r.array(), let nodeDepth: [UInt16] = r.array(),
               let nodeKeyLow: [UInt32] = r.array(), let nodeKeyHigh: [UInt32] = r.array(), let nodeByte: [UInt8] = r.array(),
-              let gramCodes: [UInt64] = r.array(), let gramStart: [UInt32] = r.array(), let gramKeys: [UInt32] = r.array(),
+              let suffixText: [UInt8] = r.array(), let suffixStarts: [UInt32] = r.array(),
               let topStart: [UInt32] = r.array(), let topEntries: [UInt32] = r.array(),
               let topDistinct: [UInt32] = r.array(), let docKeyStart: [UInt32] = r.array(), let docPostings: [UInt32] = r.array(), let cards = r.pool(),
               let slugOrder: [UInt32] = r.array(), let buildBits = r.scalar(UInt64.self), r.isAtEnd
@@ -68,8 +68,8 @@ extension IndexSnapshot {
               abilityStart.count == docCount + 1, abilityStart.last.map(Int.init) == abilityRefs.count,
               postingStart.count == keys.count + 1, postingStart.last.map(Int.init) == postings.count,
               nodeChildStart.count == nodeDepth.count + 1, nodeKeyLow.count == nodeDepth.count,
-              nodeKeyHigh.count == nodeDepth.count, nodeByte.count == nodeDepth.count, gramStart.count == gramCodes.count + 1,
-              gramStart.last.map(Int.init) == gramKeys.count, slugOrder.count == docCount
+              nodeKeyHigh.count == nodeDepth.count, nodeByte.count == nodeDepth.count,
+              slugOrder.count == docCount
         else { return nil }
         let snapshot = IndexSnapshot(
             docCount: docCount, docKind: docKind, docID: docID, docFlags: docFlags, slugs: slugs, nameStart: nameStart,
@@ -78,8 +78,8 @@ extension IndexSnapshot {
             colorSlugs: colorSlugs, habitatSlugs: habitatSlugs,
             abilitySlugByID: Dictionary(uniqueKeysWithValues: zip(abilityIDs, abilitySlugs)),
             keys: keys, postingStart: postingStart, postings: postings, nodeChildStart: nodeChildStart,
-            nodeDepth: nodeDepth, nodeKeyLow: nodeKeyLow, nodeKeyHigh: nodeKeyHigh, nodeByte: nodeByte, gramCodes: gramCodes,
-            gramStart: gramStart, gramKeys: gramKeys,
+            nodeDepth: nodeDepth, nodeKeyLow: nodeKeyLow, nodeKeyHigh: nodeKeyHigh, nodeByte: nodeByte,
+            suffixes: SuffixArray(text: suffixText, starts: suffixStarts),
             tops: PrefixTops(start: topStart, entries: topEntries, distinctDocs: topDistinct,
                              docKeyStart: docKeyStart, docPostings: docPostings),
             cards: DocCards(pool: cards),
@@ -130,8 +130,7 @@ extension IndexSnapshot {
               Self.isAscending(postingStart),
               Self.isAscending(nameStart),
               Self.isAscending(abilityStart),
-              Self.isAscending(gramStart),
-              Self.allBelow(gramKeys, shift: 0, keys.count), slugOrder.allSatisfy({ Int($0) < docCount }),
+              suffixes.isConsistent, slugOrder.allSatisfy({ Int($0) < docCount }),
               nodeChildStart.allSatisfy({ $0 <= nodeCount }),
               Self.isAscending(nodeChildStart),
               nodeDepth.first == 0,

@@ -69,11 +69,11 @@ public enum NumericColumn: Int, CaseIterable, Sendable, Equatable {
 /// Keys (folded names, their words, compact forms, transliterations and field words) are
 /// kept sorted byte-wise; a prefix is a contiguous key range. A byte trie over the same
 /// keys (children contiguous, each node knowing its key range) serves typo search, and
-/// trigram postings over whole names (and keys of fields alone) serve substrings, wildcards
+/// a suffix array over whole names (and keys of fields alone) serves substrings, wildcards
 /// and two-edit typos.
 public final class IndexSnapshot: Sendable {
-    /// 6: the trigram postings hold keys of fields alone.
-    public static let formatVersion = 6
+    /// 7: a suffix array instead of trigram postings.
+    public static let formatVersion = 7
 
     // Documents
     public let docCount: Int
@@ -116,10 +116,8 @@ public final class IndexSnapshot: Sendable {
     /// bytes side by side instead of reading each child's key.
     public let nodeByte: [UInt8]
 
-    // Trigrams over name keys (whole and compact): gram code → keys containing it.
-    public let gramCodes: [UInt64]
-    public let gramStart: [UInt32]
-    public let gramKeys: [UInt32]
+    // Every suffix of whole names, their compact forms and keys of fields alone, sorted.
+    public let suffixes: SuffixArray
 
     /// Best-first document lists of the trie's large nodes, for one-word queries.
     public let tops: PrefixTops
@@ -136,7 +134,7 @@ public final class IndexSnapshot: Sendable {
          typeSlugs: [String], colorSlugs: [String], habitatSlugs: [String], abilitySlugByID: [Int32: String],
          keys: StringPool, postingStart: [UInt32], postings: [UInt32],
          nodeChildStart: [UInt32], nodeDepth: [UInt16], nodeKeyLow: [UInt32], nodeKeyHigh: [UInt32], nodeByte: [UInt8],
-         gramCodes: [UInt64], gramStart: [UInt32], gramKeys: [UInt32], tops: PrefixTops, cards: DocCards, slugOrder: [UInt32],
+         suffixes: SuffixArray, tops: PrefixTops, cards: DocCards, slugOrder: [UInt32],
          buildMilliseconds: Double) {
         self.docCount = docCount
         self.docKind = docKind
@@ -167,9 +165,7 @@ public final class IndexSnapshot: Sendable {
         self.nodeKeyLow = nodeKeyLow
         self.nodeKeyHigh = nodeKeyHigh
         self.nodeByte = nodeByte
-        self.gramCodes = gramCodes
-        self.gramStart = gramStart
-        self.gramKeys = gramKeys
+        self.suffixes = suffixes
         self.tops = tops
         self.cards = cards
         self.buildMilliseconds = buildMilliseconds
@@ -287,7 +283,7 @@ public final class IndexSnapshot: Sendable {
         total += docColor.count + docHabitat.count + numbers.reduce(0) { $0 + $1.count * 4 }
         total += keys.byteSize + postingStart.count * 4 + postings.count * 4
         total += nodeChildStart.count * 4 + nodeDepth.count * 2 + nodeKeyLow.count * 4 + nodeKeyHigh.count * 4 + nodeByte.count
-        total += gramCodes.count * 8 + gramStart.count * 4 + gramKeys.count * 4 + tops.byteSize + cards.pool.byteSize
+        total += suffixes.byteSize + tops.byteSize + cards.pool.byteSize
         return total
     }
 }

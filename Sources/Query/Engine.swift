@@ -264,9 +264,9 @@ public final class SearchEngine: Sendable {
                 // (a common piece, "meg", has thousands, none of them needed).
                 let cutoff = listed >= wanted && wanted > 0 ? entries[wanted - 1] : .max
                 var found = [UInt64](repeating: 0, count: (index.docCount + 63) / 64)
-                // A key holding the word further in (at `offset`, read only when an entry may
-                // enter the window: a name word's start ranks best).
-                func addNames(of key: Int, offset: () -> Int?) {
+                // A key holding the word further in, first at `offset` (classified only when an
+                // entry may enter the window: a name word's start ranks best).
+                func addNames(of key: Int, offset: Int) {
                     var matchClass: MatchClass? = nil
                     for p in index.postingRange(key: key) {
                         let raw = index.postings[p]
@@ -275,11 +275,11 @@ public final class SearchEngine: Sendable {
                         let doc = Int(raw >> 8)
                         found[doc >> 6] |= 1 << UInt64(doc & 63)
                         guard Self.listEntry(.laterWordPrefix, raw) < cutoff else { continue }
-                        if matchClass == nil { matchClass = offset().flatMap { index.containmentClass(key: key, offset: $0) } }
+                        if matchClass == nil { matchClass = index.containmentClass(key: key, offset: offset) }
                         if let matchClass, Self.listEntry(matchClass, raw) < cutoff { entries.append(Self.listEntry(matchClass, raw)) }
                     }
                 }
-                index.forEachKeyContaining(scalars, bytes: bytes, skipping: keyRange, addNames)
+                index.forEachKeyContaining(bytes, skipping: keyRange, addNames)
                 for (word, bits) in found.enumerated() where bits != 0 {
                     var bits = bits
                     while bits != 0 {

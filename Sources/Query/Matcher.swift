@@ -192,8 +192,8 @@ struct MatchContext {
         let scalars = text.unicodeScalars.map(\.value)
         guard scalars.count >= SearchEngine.substringMinimum(scalars) else { return }
         // Keys starting with the text are the prefix range's, matched above.
-        index.forEachKeyContaining(scalars, bytes: bytes, skipping: range) { key, offset in
-            guard let matchClass = offset().flatMap({ index.containmentClass(key: key, offset: $0) }),
+        index.forEachKeyContaining(bytes, skipping: range) { key, offset in
+            guard let matchClass = index.containmentClass(key: key, offset: offset),
                   !completion || matchClass == .laterWordPrefix else { return }
             for p in index.postingRange(key: key) {
                 let posting = Posting(raw: index.postings[p])

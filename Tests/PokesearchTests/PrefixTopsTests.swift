@@ -279,7 +279,7 @@ struct TypoSearchTests {
     }
 
     /// A search of a long Latin term is split (see `TypoSearch`): every edit in the first half
-    /// is the case found through the trigram index; the others are the walk's.
+    /// is the case found through the suffix array; the others are the walk's.
     @Test(arguments: ["cxxrizard", "xxpikachu", "agrhcomp", "mtreonoem", "levtiaet", "thnduerbolt", "lfetovesr",
                       "ampahros", "bulbasuar", "xxxxxxxxx", "mr mmie", "leftvoers x", "rockrufff", "thunder pnch"])
     func splitSearchFindsWhatABruteForceFinds(_ word: String) throws {

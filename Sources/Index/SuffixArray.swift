@@ -1,0 +1,193 @@
+import Glibc
+
+/// Every suffix of the keys that substring search reads (whole names, their compact forms,
+/// and keys of fields alone), one at each scalar, sorted byte-wise: the keys containing a
+/// text are then the suffixes starting with it, one range found by binary search, each
+/// telling where the text occurs, so that no candidate needs reading to verify it.
+///
+/// The keys are copied into one text, each followed by a zero byte (which no folded key
+/// holds) and its key index (four bytes, big-endian). A suffix is a position in that text
+/// and reads up to the zero: a comparison needs no key table, and equal suffixes sort by
+/// the key index after the zero.
+public struct SuffixArray: Sendable {
+    public let text: [UInt8]
+    /// Where each suffix starts in `text`, in sorted order.
+    public let starts: [UInt32]
+
+    /// The first eight bytes (big-endian) of every `sampleSpacing`th suffix: a small array
+    /// that a lookup searches first, so that only two blocks of the large one are read.
+    let sampleHeads: [UInt64]
+    static let sampleSpacing = 32
+
+    public init(text: [UInt8], starts: [UInt32]) {
+        self.text = text
+        self.starts = starts
+        sampleHeads = stride(from: 0, to: starts.count, by: Self.sampleSpacing).map { Self.head(text, Int(starts[$0])) }
+    }
+
+    /// The eight bytes of `text` from `start`, zeros past its end, as one big-endian integer.
+    @inline(__always) static func head(_ text: [UInt8], _ start: Int) -> UInt64 {
+        var head: UInt64 = 0
+        for j in 0..<8 { head = head << 8 | UInt64(start + j < text.count ? text[start + j] : 0) }
+        return head
+    }
+
+    public var count: Int { starts.count }
+    public var byteSize: Int { text.count + starts.count * 4 + sampleHeads.count * 8 }
+
+    /// The suffixes of `indexed` keys of `pool`, sorted: by their first four bytes (a radix
+    /// sort, a byte a pass, skipping bytes all share), then each run sharing those (a few
+    /// suffixes, mostly) by the first eight bytes as one big-endian integer and the rest.
+    static func build(_ pool: StringPool, indexed: (Int) -> Bool) -> SuffixArray {
+        typealias Suffix = (head: UInt64, start: UInt32, length: UInt32)
+        var text: [UInt8] = []
+        text.reserveCapacity(pool.bytes.count + pool.count * 5 + 8)
+        var spans: [(start: UInt32, length: UInt32)] = []
+        spans.reserveCapacity(pool.bytes.count)
+        pool.bytes.withUnsafeBufferPointer { bytes in
+            for key in 0..<pool.count where indexed(key) {
+                let range = pool.range(key)
+                let first = text.count
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+                let end = text.count
+                text.append(0)
+                withUnsafeBytes(of: UInt32(key).bigEndian) { text.append(contentsOf: $0) }
+                // Through the zero and the key index: the bytes that order it.
+                for start in range where bytes[start] & 0xC0 != 0x80 {
+                    let at = first + start - range.lowerBound
+                    spans.append((UInt32(at), UInt32(end + 5 - at)))
+                }
+            }
+        }
+        let textCount = text.count
+        text.append(contentsOf: repeatElement(0, count: 8)) // for reading heads; removed below
+        var suffixes = [Suffix](repeating: (0, 0, 0), count: spans.count)
+        var other = suffixes
+        text.withUnsafeBufferPointer { text in
+            suffixes.withUnsafeMutableBufferPointer { suffixes in
+                other.withUnsafeMutableBufferPointer { other in
+                    // How many heads have each value of each of their first four bytes (pass p
+                    // sorts by the byte at bit 32 + 8p: the lowest of them first).
+                    let counts = UnsafeMutablePointer<Int>.allocate(capacity: 4 * 256)
+                    let next = UnsafeMutablePointer<Int>.allocate(capacity: 256)
+                    defer { counts.deallocate(); next.deallocate() }
+                    counts.initialize(repeating: 0, count: 4 * 256)
+                    for (i, span) in spans.enumerated() {
+                        let head = UInt64(bigEndian: UnsafeRawPointer(text.baseAddress! + Int(span.start)).loadUnaligned(as: UInt64.self))
+                        suffixes[i] = (head, span.start, span.length)
+                        for pass in 0..<4 { counts[pass << 8 | Int(truncatingIfNeeded: head >> UInt64(32 + 8 * pass)) & 0xFF] += 1 }
+                    }
+                    var (from, to) = (suffixes, other)
+                    for pass in 0..<4 {
+                        let shift = UInt64(32 + 8 * pass)
+                        let passCounts = counts + pass << 8
+                        if (0..<256).contains(where: { passCounts[$0] == from.count }) { continue }
+                        next[0] = 0
+                        for digit in 1..<256 { next[digit] = next[digit - 1] + passCounts[digit - 1] }
+                        for suffix in from {
+                            let digit = Int(truncatingIfNeeded: suffix.head >> shift) & 0xFF
+                            to[next[digit]] = suffix
+                            next[digit] += 1
+                        }
+                        swap(&from, &to)
+                    }
+                    if from.baseAddress != suffixes.baseAddress { _ = suffixes.update(fromContentsOf: from) }
+                    // Past equal heads, both suffixes are longer than eight bytes (each ends in
+                    // its zero and a key index of its own), and differ at the latest at the
+                    // shorter one's zero.
+                    var i = 0
+                    while i < suffixes.count {
+                        var j = i + 1
+                        while j < suffixes.count && suffixes[j].head >> 32 == suffixes[i].head >> 32 { j += 1 }
+                        if j - i > 1 {
+                            var run = UnsafeMutableBufferPointer(rebasing: suffixes[i..<j])
+                            run.sort { a, b in
+                                if a.head != b.head { return a.head < b.head }
+                                let count = Int(min(a.length, b.length)) - 8
+                                return memcmp(text.baseAddress! + Int(a.start) + 8, text.baseAddress! + Int(b.start) + 8, count) < 0
+                            }
+                        }
+                        i = j
+                    }
+                }
+            }
+        }
+        text.removeLast(text.count - textCount)
+        return SuffixArray(text: text, starts: suffixes.map(\.start))
+    }
+
+    /// Calls `body` with the key and the length from there to the key's end of every suffix
+    /// starting with `needle` (each occurrence of it in an indexed key), in suffix order.
+    /// Keys are below `keyCount`, which a damaged snapshot could otherwise break.
+    func forEachOccurrence(of needle: UnsafeBufferPointer<UInt8>, keyCount: Int,
+                           _ body: (_ key: Int, _ suffixLength: Int) -> Void) {
+        guard needle.count > 0, !starts.isEmpty, memchr(needle.baseAddress!, 0, needle.count) == nil else { return }
+        // The needle's first eight bytes as samples are read, and which of them it has.
+        var needleHead: UInt64 = 0
+        for j in 0..<8 { needleHead = needleHead << 8 | UInt64(j < needle.count ? needle[j] : 0) }
+        let headMask: UInt64 = needle.count >= 8 ? .max : ~(UInt64.max >> UInt64(needle.count * 8))
+        text.withUnsafeBufferPointer { text in
+            starts.withUnsafeBufferPointer { starts in
+                sampleHeads.withUnsafeBufferPointer { samples in
+                    let base = text.baseAddress!
+                    // Below zero, zero or above as suffix i sorts before the needle, starts
+                    // with it, or sorts after it. A suffix shorter than the needle differs
+                    // from it at its zero at the latest.
+                    @inline(__always) func order(_ i: Int) -> Int32 {
+                        let start = min(Int(starts[i]), text.count)
+                        let available = text.count - start
+                        let c = memcmp(base + start, needle.baseAddress!, min(available, needle.count))
+                        return c != 0 ? c : available < needle.count ? -1 : 0
+                    }
+                    // The samples (every `sampleSpacing`th suffix's head, a small array) narrow
+                    // the first suffix starting with the needle to the blocks between the last
+                    // sample whose head is below the needle's and the first whose head is above.
+                    var low = 0, high = samples.count
+                    while low < high {
+                        let mid = (low + high) >> 1
+                        if samples[mid] & headMask < needleHead { low = mid + 1 } else { high = mid }
+                    }
+                    high = samples.count
+                    var above = low
+                    while above < high {
+                        let mid = (above + high) >> 1
+                        if samples[mid] & headMask <= needleHead { above = mid + 1 } else { high = mid }
+                    }
+                    var first = max(0, low - 1) * Self.sampleSpacing
+                    var bound = min(above * Self.sampleSpacing, starts.count)
+                    while first < bound {
+                        let mid = (first + bound) >> 1
+                        if order(mid) < 0 { first = mid + 1 } else { bound = mid }
+                    }
+                    // The suffixes starting with it follow: gallop to the first that does not.
+                    guard first < starts.count, order(first) == 0 else { return }
+                    var known = first, probe = first + 1, step = 1
+                    while probe < starts.count && order(probe) == 0 {
+                        known = probe
+                        probe += step
+                        step <<= 1
+                    }
+                    var last = known + 1
+                    bound = min(probe, starts.count)
+                    while last < bound {
+                        let mid = (last + bound) >> 1
+                        if order(mid) == 0 { last = mid + 1 } else { bound = mid }
+                    }
+                    for i in first..<last {
+                        // The key index follows the suffix's zero.
+                        let start = Int(starts[i])
+                        guard let zero = memchr(base + start, 0, text.count - start) else { continue }
+                        let end = base.distance(to: zero.assumingMemoryBound(to: UInt8.self))
+                        guard end + 5 <= text.count else { continue }
+                        var key = 0
+                        for j in 1...4 { key = key << 8 | Int(text[end + j]) }
+                        if key < keyCount { body(key, end - start) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether every suffix starts inside the text.
+    var isConsistent: Bool { IndexSnapshot.allBelow(starts, shift: 0, text.count) }
+}

@@ -1,0 +1,99 @@
+import Corpus
+import Glibc
+@testable import Index
+import Testing
+
+/// The suffix array answers "which keys contain this text, and where first": exactly what
+/// reading every key would answer, and nothing unsafe from a damaged one.
+@Suite("Suffix array")
+struct SuffixArrayTests {
+    /// Texts to look for: pieces (1–8 scalars, from the start, the middle and the end) of
+    /// every 1,201st key, Latin and other scripts alike, and texts no key holds.
+    static func needles(_ index: IndexSnapshot) -> [[UInt8]] {
+        var seen = Set<[UInt8]>()
+        var needles: [[UInt8]] = []
+        for key in stride(from: 0, to: index.keys.count, by: 1_201) {
+            let scalars = Array(index.keyString(key).unicodeScalars)
+            for length in 1...min(8, scalars.count) {
+                for start in Set([0, (scalars.count - length) / 2, scalars.count - length]) {
+                    let needle = Array(String(String.UnicodeScalarView(scalars[start..<(start + length)])).utf8)
+                    if seen.insert(needle).inserted { needles.append(needle) }
+                }
+            }
+        }
+        return needles + ["zzqz", "ピカチュウピカチュウ", "pikachu pikachu", "x"].map { Array($0.utf8) }
+    }
+
+    @Test func keysContainingATextAreTheKeysAScanFinds() throws {
+        let index = Fixture.engine.index
+        // What the array holds: whole and compact names, and keys of fields alone.
+        let indexed = (0..<index.keys.count).filter { key in
+            let roles = index.postingRange(key: key).map { Posting(raw: index.postings[$0]).role }
+            return roles.contains(.whole) || roles.contains(.compact) || roles.allSatisfy { $0 == .field }
+        }
+        let needles = Self.needles(index)
+        #expect(needles.count > 300)
+        for needle in needles {
+            var found: [(key: Int, offset: Int)] = []
+            index.forEachKeyContaining(needle) { found.append(($0, $1)) }
+            var expected: [(key: Int, offset: Int)] = []
+            index.keys.bytes.withUnsafeBufferPointer { bytes in
+                needle.withUnsafeBufferPointer { needle in
+                    for key in indexed {
+                        let haystack = UnsafeBufferPointer(rebasing: bytes[index.keys.range(key)])
+                        if let offset = IndexSnapshot.firstOffset(of: needle, in: haystack) { expected.append((key, offset)) }
+                    }
+                }
+            }
+            #expect(found.map(\.key) == expected.map(\.key) && found.map(\.offset) == expected.map(\.offset),
+                    "'\(String(decoding: needle, as: UTF8.self))': \(found.count) found, \(expected.count) expected")
+        }
+        // A prefix range left out is left out.
+        let range = index.keyRange(prefix: Array("pika".utf8))
+        var inRange = 0
+        index.forEachKeyContaining(Array("pika".utf8), skipping: range) { key, _ in if range.contains(key) { inRange += 1 } }
+        #expect(!range.isEmpty && inRange == 0)
+    }
+
+    @Test func suffixesAreSortedByTheirBytesThenKey() {
+        let array = Fixture.engine.index.suffixes
+        let text = array.text
+        var unordered = 0
+        text.withUnsafeBytes { text in
+            // A suffix reads through its zero and the four bytes of its key index.
+            func suffix(_ i: Int) -> UnsafeRawBufferPointer {
+                let start = text.baseAddress! + Int(array.starts[i])
+                return UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self)) + 5)
+            }
+            for i in 1..<array.count {
+                let a = suffix(i - 1), b = suffix(i)
+                let c = memcmp(a.baseAddress!, b.baseAddress!, min(a.count, b.count))
+                if c > 0 || (c == 0 && a.count >= b.count) { unordered += 1 }
+            }
+        }
+        #expect(array.count > 100_000 && unordered == 0)
+    }
+
+    /// Suffixes past the text are refused when a snapshot is read; a text whose zeros or key
+    /// indexes are wrong reports nothing it cannot name, and nothing reads past the text.
+    @Test func damagedArraysAreRefusedOrReportNothingWrong() {
+        #expect(!SuffixArray(text: Array("abc\0\0\0\0\0".utf8), starts: [9]).isConsistent)
+        let cases: [(text: [UInt8], starts: [UInt32])] = [
+            (Array("abc".utf8), [0, 1, 2]),                  // no zero
+            (Array("abc\0\0\0".utf8), [0, 1, 2]),            // a key index cut short
+            (Array("abc\0\u{7F}\0\0\0".utf8), [0, 1, 2]),    // a key index past the keys
+            (Array("abc\0\0\0\0\0".utf8), [2, 0, 1]),        // out of order
+        ]
+        for (text, starts) in cases {
+            let array = SuffixArray(text: text, starts: starts)
+            #expect(array.isConsistent)
+            for needle in ["a", "b", "c", "abc", "abcd", "zz"] {
+                var reported: [(Int, Int)] = []
+                Array(needle.utf8).withUnsafeBufferPointer { needle in
+                    array.forEachOccurrence(of: needle, keyCount: 1) { reported.append(($0, $1)) }
+                }
+                #expect(reported.allSatisfy { $0.0 == 0 && $0.1 <= 3 }, "\(text) '\(needle)': \(reported)")
+            }
+        }
+    }
+}
