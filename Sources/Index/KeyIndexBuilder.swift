@@ -154,14 +154,6 @@ enum KeyIndexBuilder {
     /// with the words of names (substrings of whole names), every key is reached from a key
     /// listed there, which the two-edit typo search needs (`TypoSearch.runExactTail`).
     static func buildSuffixes(_ keys: StringPool, postingStart: [UInt32], postings: [UInt32]) -> SuffixArray {
-        SuffixArray.build(keys) { key in
-            var isWholeName = false, fieldsOnly = true
-            for p in Int(postingStart[key])..<Int(postingStart[key + 1]) {
-                let role = Posting(raw: postings[p]).role
-                if role == .whole || role == .compact { isWholeName = true }
-                if role != .field { fieldsOnly = false }
-            }
-            return isWholeName || fieldsOnly
-        }
+        SuffixArray.build(keys) { key in SuffixArray.holds(postings[Int(postingStart[key])..<Int(postingStart[key + 1])]) }
     }
 }

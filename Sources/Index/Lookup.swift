@@ -83,11 +83,11 @@ extension IndexSnapshot {
 
     // MARK: Substrings
 
-    /// Calls `body` with every key containing `needle` (UTF-8) among those the suffix array
-    /// holds (whole and compact names, and keys of fields alone, whose postings are fields,
-    /// which callers reading names leave out), once each, in key order, with the byte offset
-    /// where it first occurs; except keys in `skipping` (a caller's prefix range, whose keys
-    /// it handles itself).
+    /// Calls `body` with every key containing `needle` (UTF-8) further in than its start,
+    /// among those the suffix array holds (whole and compact names, and keys of fields alone,
+    /// whose postings are fields, which callers reading names leave out), once each, in key
+    /// order, with the byte offset where it first occurs past the start; except keys in
+    /// `skipping` (a caller's prefix range, whose keys it handles itself).
     public func forEachKeyContaining(_ needle: [UInt8], skipping: Range<Int> = 0..<0,
                                      _ body: (_ key: Int, _ offset: Int) -> Void) {
         // Key, then the longest suffix (the first occurrence) first.
@@ -107,12 +107,14 @@ extension IndexSnapshot {
         }
     }
 
-    /// Keys containing `needle`, sorted, without duplicates.
+    /// Keys the suffix array holds that contain `needle`, sorted, without duplicates: those
+    /// starting with it (the prefix range's) and those holding it further in.
     public func keysContaining(_ needle: [UInt32]) -> [Int] {
         let bytes = Array(String(String.UnicodeScalarView(needle.compactMap(Unicode.Scalar.init))).utf8)
-        var keys: [Int] = []
-        forEachKeyContaining(bytes) { key, _ in keys.append(key) }
-        return keys
+        let starting = keyRange(prefix: bytes)
+        var keys = starting.filter { SuffixArray.holds(postings[postingRange(key: $0)]) }
+        forEachKeyContaining(bytes, skipping: starting) { key, _ in keys.append(key) }
+        return keys.sorted()
     }
 
     // MARK: Typos

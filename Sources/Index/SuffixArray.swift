@@ -1,9 +1,11 @@
 import Glibc
 
 /// Every suffix of the keys that substring search reads (whole names, their compact forms,
-/// and keys of fields alone), one at each scalar, sorted byte-wise: the keys containing a
-/// text are then the suffixes starting with it, one range found by binary search, each
-/// telling where the text occurs, so that no candidate needs reading to verify it.
+/// and keys of fields alone), one at each scalar but the first, sorted byte-wise: the keys
+/// containing a text further in than their start are then the suffixes starting with it,
+/// one range found by binary search, each telling where the text occurs, so that no
+/// candidate needs reading to verify it. (Keys starting with a text are the trie's key
+/// range: every caller has it already, and leaving those suffixes out saves a tenth.)
 ///
 /// The keys are copied into one text, each followed by a zero byte (which no folded key
 /// holds) and its key index (four bytes, big-endian). A suffix is a position in that text
@@ -35,6 +37,19 @@ public struct SuffixArray: Sendable {
     public var count: Int { starts.count }
     public var byteSize: Int { text.count + starts.count * 4 + sampleHeads.count * 8 }
 
+    /// Whether a key with these postings is one the array holds: a whole or compact name, or
+    /// a key of fields alone (with the words of names, substrings of whole names, every key
+    /// is then reached from a key held here, which the two-edit typo search needs).
+    static func holds(_ postings: some Sequence<UInt32>) -> Bool {
+        var isWholeName = false, fieldsOnly = true
+        for raw in postings {
+            let role = Posting(raw: raw).role
+            if role == .whole || role == .compact { isWholeName = true }
+            if role != .field { fieldsOnly = false }
+        }
+        return isWholeName || fieldsOnly
+    }
+
     /// The suffixes of `indexed` keys of `pool`, sorted: by their first four bytes (a radix
     /// sort, a byte a pass, skipping bytes all share), then each run sharing those (a few
     /// suffixes, mostly) by the first eight bytes as one big-endian integer and the rest.
@@ -53,7 +68,7 @@ public struct SuffixArray: Sendable {
                 text.append(0)
                 withUnsafeBytes(of: UInt32(key).bigEndian) { text.append(contentsOf: $0) }
                 // Through the zero and the key index: the bytes that order it.
-                for start in range where bytes[start] & 0xC0 != 0x80 {
+                for start in range.dropFirst() where bytes[start] & 0xC0 != 0x80 {
                     let at = first + start - range.lowerBound
                     spans.append((UInt32(at), UInt32(end + 5 - at)))
                 }

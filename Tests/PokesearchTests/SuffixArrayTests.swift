@@ -34,19 +34,26 @@ struct SuffixArrayTests {
         let needles = Self.needles(index)
         #expect(needles.count > 300)
         for needle in needles {
+            // Further in than the key's start, and anywhere (`keysContaining`, for wildcards).
             var found: [(key: Int, offset: Int)] = []
             index.forEachKeyContaining(needle) { found.append(($0, $1)) }
             var expected: [(key: Int, offset: Int)] = []
+            var anywhere: [Int] = []
             index.keys.bytes.withUnsafeBufferPointer { bytes in
                 needle.withUnsafeBufferPointer { needle in
                     for key in indexed {
-                        let haystack = UnsafeBufferPointer(rebasing: bytes[index.keys.range(key)])
-                        if let offset = IndexSnapshot.firstOffset(of: needle, in: haystack) { expected.append((key, offset)) }
+                        let range = index.keys.range(key)
+                        if IndexSnapshot.firstOffset(of: needle, in: UnsafeBufferPointer(rebasing: bytes[range])) != nil { anywhere.append(key) }
+                        guard range.count > 1 else { continue }
+                        let later = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<range.upperBound])
+                        if let offset = IndexSnapshot.firstOffset(of: needle, in: later) { expected.append((key, offset + 1)) }
                     }
                 }
             }
+            let text = String(decoding: needle, as: UTF8.self)
             #expect(found.map(\.key) == expected.map(\.key) && found.map(\.offset) == expected.map(\.offset),
-                    "'\(String(decoding: needle, as: UTF8.self))': \(found.count) found, \(expected.count) expected")
+                    "'\(text)': \(found.count) found, \(expected.count) expected")
+            #expect(index.keysContaining(text.unicodeScalars.map(\.value)) == anywhere, "'\(text)' anywhere")
         }
         // A prefix range left out is left out.
         let range = index.keyRange(prefix: Array("pika".utf8))
