@@ -85,25 +85,38 @@ extension IndexSnapshot {
 
     /// Calls `body` with every key containing `needle` (UTF-8) further in than its start,
     /// among those the suffix array holds (whole and compact names, and keys of fields alone,
-    /// whose postings are fields, which callers reading names leave out), once each, in key
-    /// order, with the byte offset where it first occurs past the start; except keys in
-    /// `skipping` (a caller's prefix range, whose keys it handles itself).
+    /// whose postings are fields, which callers reading names leave out), once each, in no
+    /// particular order, with the byte offset where it first occurs past the start; except
+    /// keys in `skipping` (a caller's prefix range, whose keys it handles itself).
     public func forEachKeyContaining(_ needle: [UInt8], skipping: Range<Int> = 0..<0,
                                      _ body: (_ key: Int, _ offset: Int) -> Void) {
-        // Key, then the longest suffix (the first occurrence) first.
+        // Each occurrence as key << 32 | (UInt32.max - suffix length): of one key's, the
+        // first in it is the smallest.
         var found: [UInt64] = []
         needle.withUnsafeBufferPointer { needle in
             suffixes.forEachOccurrence(of: needle, keyCount: keys.count) { key, suffixLength in
                 if !skipping.contains(key) { found.append(UInt64(key) << 32 | UInt64(UInt32.max - UInt32(suffixLength))) }
             }
         }
-        found.sort()
-        var previous = -1
-        for occurrence in found where Int(occurrence >> 32) != previous {
-            previous = Int(occurrence >> 32)
+        @inline(__always) func report(_ occurrence: UInt64) {
+            let key = Int(occurrence >> 32)
             let suffixLength = Int(UInt32.max - UInt32(truncatingIfNeeded: occurrence))
-            let length = keys.length(previous)
-            if suffixLength <= length { body(previous, length - suffixLength) }
+            let length = keys.length(key)
+            if suffixLength <= length { body(key, length - suffixLength) }
+        }
+        guard found.count > 1 else { return found.forEach(report) }
+        // A key holding the needle twice is rare: an open-addressing table over the keys
+        // (at most half full) keeps each key's first occurrence, without sorting them all.
+        let bits = Int.bitWidth - (found.count * 2 - 1).leadingZeroBitCount
+        let mask = (1 << bits) - 1
+        var slots = [UInt64](repeating: .max, count: 1 << bits)
+        slots.withUnsafeMutableBufferPointer { slots in
+            for occurrence in found {
+                var slot = Int(truncatingIfNeeded: (occurrence >> 32) &* 0x9E37_79B9_7F4A_7C15 >> UInt64(64 - bits)) & mask
+                while slots[slot] != .max && slots[slot] >> 32 != occurrence >> 32 { slot = (slot + 1) & mask }
+                slots[slot] = min(slots[slot], occurrence)
+            }
+            for occurrence in slots where occurrence != .max { report(occurrence) }
         }
     }
 

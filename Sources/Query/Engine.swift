@@ -255,8 +255,7 @@ public final class SearchEngine: Sendable {
         var total = 0
         if !completion {
             total = Int(tops.distinctDocs[node])
-            let scalars = term.text.unicodeScalars.map(\.value)
-            if scalars.count >= Self.substringMinimum(scalars) {
+            if Self.isLongEnoughForSubstrings(bytes) {
                 // Names containing the word further in: ranked with the list (a document
                 // listed for a field may rank higher by such a name), and counted once unless
                 // already in the range. The list holds distinct documents, best first: once it
@@ -306,9 +305,17 @@ public final class SearchEngine: Sendable {
         (UInt32(matchClass.rawValue) << 1 | Posting.languageMiss(posting, display: PrefixTops.language)) << 24 | posting >> 8
     }
 
-    /// Substrings are matched from three scalars (two for scripts other than Latin, whose
-    /// names are shorter).
-    static func substringMinimum(_ scalars: [UInt32]) -> Int { scalars.allSatisfy { $0 < 0x80 } ? 3 : 2 }
+    /// Whether a text (UTF-8) is long enough to be matched as a substring: three scalars, or
+    /// two when any is beyond ASCII (other scripts, whose names are shorter). Counted on the
+    /// bytes: scalars start at every byte but continuation bytes.
+    static func isLongEnoughForSubstrings(_ utf8: some Sequence<UInt8>) -> Bool {
+        var scalars = 0, ascii = true
+        for byte in utf8 where byte & 0xC0 != 0x80 {
+            scalars += 1
+            if byte >= 0x80 { ascii = false }
+        }
+        return scalars >= (ascii ? 3 : 2)
+    }
 
     /// Every matching document with its ranking key (smallest first once sorted), and the
     /// terms' hits (for explanations). `deferring` off matches every term in full (tests

@@ -189,8 +189,7 @@ struct MatchContext {
         guard !wholeWord, !completion || matchesWordStarts(text) else { return }
         // Substrings of names (three characters; two for non-Latin scripts); for a completion,
         // only a term of several words, from a later word of a name on (see `matchesWordStarts`).
-        let scalars = text.unicodeScalars.map(\.value)
-        guard scalars.count >= SearchEngine.substringMinimum(scalars) else { return }
+        guard SearchEngine.isLongEnoughForSubstrings(bytes) else { return }
         // Keys starting with the text are the prefix range's, matched above.
         index.forEachKeyContaining(bytes, skipping: range) { key, offset in
             guard let matchClass = index.containmentClass(key: key, offset: offset),
@@ -230,8 +229,7 @@ struct MatchContext {
     /// where it starts (see `matchesWordStarts`).
     func matchesSubstrings(_ term: Term) -> Bool {
         guard term.shape == .word, !completion || matchesWordStarts(term.text) else { return false }
-        let scalars = term.text.unicodeScalars.map(\.value)
-        return scalars.count >= SearchEngine.substringMinimum(scalars)
+        return SearchEngine.isLongEnoughForSubstrings(term.text.utf8)
     }
 
     /// A completion's term whose text folds to several words ("(タイプ：ドラゴン)" → "タイプ
