@@ -119,6 +119,7 @@ public struct SuffixArray: Sendable {
                             run.sort { a, b in
                                 if a.head != b.head { return a.head < b.head }
                                 let count = Int(min(a.length, b.length)) - 8
+                                guard count > 0 else { return a.start < b.start } // (not reached: see above)
                                 return memcmp(text.baseAddress! + Int(a.start) + 8, text.baseAddress! + Int(b.start) + 8, count) < 0
                             }
                         }
