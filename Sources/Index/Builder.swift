@@ -28,7 +28,7 @@ public enum IndexBuilder {
         let (keyIndex, documents) = inParallel({ KeyIndexBuilder.build(names: input.names, fields: input.fields, docCount: docCount) },
                                                { documentFacts(input) })
         let (suffixes, trieLists) = inParallel({
-            KeyIndexBuilder.buildSuffixes(keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings)
+            SuffixArray.build(keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings)
         }, {
             (PrefixTops.build(keys: keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings,
                               childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,

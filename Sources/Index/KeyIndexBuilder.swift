@@ -149,11 +149,4 @@ enum KeyIndexBuilder {
         childStart.append(UInt32(depth.count))
         return (childStart, depth, low, high)
     }
-
-    /// The suffix array over whole names and their compact forms, and keys of fields alone:
-    /// with the words of names (substrings of whole names), every key is reached from a key
-    /// listed there, which the two-edit typo search needs (`TypoSearch.runExactTail`).
-    static func buildSuffixes(_ keys: StringPool, postingStart: [UInt32], postings: [UInt32]) -> SuffixArray {
-        SuffixArray.build(keys) { key in SuffixArray.holds(postings[Int(postingStart[key])..<Int(postingStart[key + 1])]) }
-    }
 }

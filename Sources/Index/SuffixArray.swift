@@ -24,13 +24,19 @@ public struct SuffixArray: Sendable {
     public init(text: [UInt8], starts: [UInt32]) {
         self.text = text
         self.starts = starts
-        sampleHeads = stride(from: 0, to: starts.count, by: Self.sampleSpacing).map { Self.head(text, Int(starts[$0])) }
+        sampleHeads = text.withUnsafeBufferPointer { text in
+            stride(from: 0, to: starts.count, by: Self.sampleSpacing).map { Self.head(text, from: Int(starts[$0])) }
+        }
     }
 
-    /// The eight bytes of `text` from `start`, zeros past its end, as one big-endian integer.
-    @inline(__always) static func head(_ text: [UInt8], _ start: Int) -> UInt64 {
+    /// The eight bytes of `bytes` from `start`, zeros past its end, as one big-endian
+    /// integer: what the first comparisons of suffixes (and of a needle with them) read.
+    @inline(__always) static func head(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt64 {
+        if start >= 0 && start + 8 <= bytes.count {
+            return UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self))
+        }
         var head: UInt64 = 0
-        for j in 0..<8 { head = head << 8 | UInt64(start + j < text.count ? text[start + j] : 0) }
+        for j in start..<(start + 8) { head = head << 8 | UInt64(j < bytes.count ? bytes[j] : 0) }
         return head
     }
 
@@ -39,7 +45,8 @@ public struct SuffixArray: Sendable {
 
     /// Whether a key with these postings is one the array holds: a whole or compact name, or
     /// a key of fields alone (with the words of names, substrings of whole names, every key
-    /// is then reached from a key held here, which the two-edit typo search needs).
+    /// is then reached from a key held here, which the two-edit typo search needs,
+    /// `TypoSearch.runExactTail`).
     static func holds(_ postings: some Sequence<UInt32>) -> Bool {
         var isWholeName = false, fieldsOnly = true
         for raw in postings {
@@ -50,17 +57,18 @@ public struct SuffixArray: Sendable {
         return isWholeName || fieldsOnly
     }
 
-    /// The suffixes of `indexed` keys of `pool`, sorted: by their first four bytes (a radix
-    /// sort, a byte a pass, skipping bytes all share), then each run sharing those (a few
-    /// suffixes, mostly) by the first eight bytes as one big-endian integer and the rest.
-    static func build(_ pool: StringPool, indexed: (Int) -> Bool) -> SuffixArray {
+    /// The suffixes of the keys of `pool` it holds (see `holds`), sorted: by their first four
+    /// bytes (a radix sort, a byte a pass, skipping bytes all share), then each run sharing
+    /// those (a few suffixes, mostly) by the first eight bytes as one big-endian integer and
+    /// the rest.
+    static func build(_ pool: StringPool, postingStart: [UInt32], postings: [UInt32]) -> SuffixArray {
         typealias Suffix = (head: UInt64, start: UInt32, length: UInt32)
         var text: [UInt8] = []
         text.reserveCapacity(pool.bytes.count + pool.count * 5 + 8)
         var spans: [(start: UInt32, length: UInt32)] = []
         spans.reserveCapacity(pool.bytes.count)
         pool.bytes.withUnsafeBufferPointer { bytes in
-            for key in 0..<pool.count where indexed(key) {
+            for key in 0..<pool.count where holds(postings[Int(postingStart[key])..<Int(postingStart[key + 1])]) {
                 let range = pool.range(key)
                 let first = text.count
                 text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
@@ -74,8 +82,6 @@ public struct SuffixArray: Sendable {
                 }
             }
         }
-        let textCount = text.count
-        text.append(contentsOf: repeatElement(0, count: 8)) // for reading heads; removed below
         var suffixes = [Suffix](repeating: (0, 0, 0), count: spans.count)
         var other = suffixes
         text.withUnsafeBufferPointer { text in
@@ -88,7 +94,7 @@ public struct SuffixArray: Sendable {
                     defer { counts.deallocate(); next.deallocate() }
                     counts.initialize(repeating: 0, count: 4 * 256)
                     for (i, span) in spans.enumerated() {
-                        let head = UInt64(bigEndian: UnsafeRawPointer(text.baseAddress! + Int(span.start)).loadUnaligned(as: UInt64.self))
+                        let head = Self.head(text, from: Int(span.start))
                         suffixes[i] = (head, span.start, span.length)
                         for pass in 0..<4 { counts[pass << 8 | Int(truncatingIfNeeded: head >> UInt64(32 + 8 * pass)) & 0xFF] += 1 }
                     }
@@ -128,7 +134,6 @@ public struct SuffixArray: Sendable {
                 }
             }
         }
-        text.removeLast(text.count - textCount)
         return SuffixArray(text: text, starts: suffixes.map(\.start))
     }
 
@@ -139,8 +144,7 @@ public struct SuffixArray: Sendable {
                            _ body: (_ key: Int, _ suffixLength: Int) -> Void) {
         guard needle.count > 0, !starts.isEmpty, memchr(needle.baseAddress!, 0, needle.count) == nil else { return }
         // The needle's first eight bytes as samples are read, and which of them it has.
-        var needleHead: UInt64 = 0
-        for j in 0..<8 { needleHead = needleHead << 8 | UInt64(j < needle.count ? needle[j] : 0) }
+        let needleHead = Self.head(needle, from: 0)
         let headMask: UInt64 = needle.count >= 8 ? .max : ~(UInt64.max >> UInt64(needle.count * 8))
         text.withUnsafeBufferPointer { text in
             starts.withUnsafeBufferPointer { starts in

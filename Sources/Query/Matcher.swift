@@ -140,8 +140,9 @@ struct MatchContext {
 
     /// Records the postings of a range of keys starting with a text of `length` bytes (the
     /// key of that length, sorting first, is equal to it; a whole word matches only that
-    /// key; nil: none is, as for a typo's range, and no key's length is read). The hot loop of every query: a posting's low byte (language, role,
-    /// transliterated) is the low byte of its hit, so a hit is a few shifts away.
+    /// key; nil: none is, as for a typo's range, and no key's length is read). The hot loop
+    /// of every query: a posting's low byte (language, role, transliterated) is the low byte
+    /// of its hit, so a hit is a few shifts away.
     private func recordRange(_ range: Range<Int>, length: Int?, wholeWord: Bool, phrase: Bool, namesOnly: Bool, restriction: Int?,
                              queryTransliterated: Bool, typos: Int, into hits: HitMap) {
         let display = UInt32(displayLanguage)
