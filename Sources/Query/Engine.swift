@@ -262,7 +262,11 @@ public final class SearchEngine: Sendable {
                 // has the window's worth, an entry not below its last can enter no window
                 // (a common piece, "meg", has thousands, none of them needed).
                 let cutoff = listed >= wanted && wanted > 0 ? entries[wanted - 1] : .max
-                var found = [UInt64](repeating: 0, count: (index.docCount + 63) / 64)
+                // The documents found, each once (a pooled map: no document-sized array to
+                // clear and scan per query).
+                let maps = hitMaps.lease()
+                defer { maps.release() }
+                let found = maps.newMap()
                 // A key holding the word further in, first at `offset` (classified only when an
                 // entry may enter the window: a name word's start ranks best).
                 func addNames(of key: Int, offset: Int) {
@@ -271,22 +275,14 @@ public final class SearchEngine: Sendable {
                         let raw = index.postings[p]
                         let role = (raw >> 1) & 7
                         guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
-                        let doc = Int(raw >> 8)
-                        found[doc >> 6] |= 1 << UInt64(doc & 63)
+                        found.record(Int(raw >> 8), Hit(raw: 0))
                         guard Self.listEntry(.laterWordPrefix, raw) < cutoff else { continue }
                         if matchClass == nil { matchClass = index.containmentClass(key: key, offset: offset) }
                         if let matchClass, Self.listEntry(matchClass, raw) < cutoff { entries.append(Self.listEntry(matchClass, raw)) }
                     }
                 }
                 index.forEachKeyContaining(bytes, skipping: keyRange, addNames)
-                for (word, bits) in found.enumerated() where bits != 0 {
-                    var bits = bits
-                    while bits != 0 {
-                        let doc = word << 6 | bits.trailingZeroBitCount
-                        bits &= bits &- 1
-                        if !tops.hasKey(doc, in: keyRange) { total += 1 }
-                    }
-                }
+                for doc in found.docs where !tops.hasKey(Int(doc), in: keyRange) { total += 1 }
             }
         }
         if entries.count > listed { entries.sort() }
