@@ -5,6 +5,8 @@
 import Foundation
 import PackageDescription
 
+let queryPathSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "pokesearch",
     platforms: [.macOS(.v15)],
@@ -27,8 +29,12 @@ let package = Package(
         .target(name: "Corpus"),
         .target(name: "Folding", dependencies: ["CICU", "Locking"]),
         .target(name: "Store", dependencies: ["CSQLite", "Corpus", "Folding"]),
-        .target(name: "Index", dependencies: ["Corpus", "Folding"]),
-        .target(name: "Query", dependencies: ["Corpus", "Folding", "Index", "Locking"]),
+        // The query path without the runtime's exclusivity checks in release builds: a query
+        // made ~25 checked accesses (local functions over captured state), 3% of its
+        // instructions (measured with callgrind over the bench's queries). Debug builds, which
+        // the tests and sanitizers run, keep them.
+        .target(name: "Index", dependencies: ["Corpus", "Folding"], swiftSettings: queryPathSettings),
+        .target(name: "Query", dependencies: ["Corpus", "Folding", "Index", "Locking"], swiftSettings: queryPathSettings),
         .target(name: "Catalog", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Locking"]),
         .target(name: "Sync", dependencies: ["CCurl", "Corpus", "Store", "Locking"]),
         .target(name: "Server", dependencies: ["Catalog", "Query", "CLinux", "Locking"]),
