@@ -155,17 +155,13 @@ public final class SearchEngine: Sendable {
         options.limit = max(1, min(limit, SearchOptions.maxLimit))
         options.language = language
         options.kinds = kinds
-        var marked: [(clause: Clause, negated: Bool)] = []
         let lastTerm = parsed.clauses.lastIndex { if case .term = $0.clause { return !$0.negated } else { return false } }
-        for (i, entry) in parsed.clauses.enumerated() {
-            if case .term(var term) = entry.clause, !(typingLastWord && i == lastTerm), term.shape == .word {
+        for i in parsed.clauses.indices where !(typingLastWord && i == lastTerm) {
+            if case .term(var term) = parsed.clauses[i].clause, term.shape == .word {
                 term.shape = .wholeWord
-                marked.append((.term(term), entry.negated))
-            } else {
-                marked.append(entry)
+                parsed.clauses[i].clause = .term(term)
             }
         }
-        parsed.clauses = marked
         if parsed.isEmpty {
             let ranked = Self.symbolsAlone(text).map { namesHolding($0, options: options, completion: true) } ?? []
             return Suggestions(index: index, language: language, docs: window(ranked, options).map { Int32($0.doc) })
@@ -231,17 +227,11 @@ public final class SearchEngine: Sendable {
         let bytes = Array(term.text.utf8)
         let tops = index.tops
         guard wanted <= PrefixTops.capacity, let node = index.prefixNode(bytes) else { return nil }
-        let list = Int(tops.start[node])..<Int(tops.start[node + 1])
-        var entries: [UInt32]
-        if completion {
-            // Names only. A list ending in fields, or not full, holds every name of the range.
-            let names = tops.names(node)
-            guard !names.isEmpty, names.count >= wanted || names.count < PrefixTops.capacity else { return nil }
-            entries = Array(tops.entries[names])
-        } else {
-            entries = Array(tops.entries[list])
-        }
-        let listed = entries.count
+        // The node's list (names only for a completion: a list ending in fields, or not full,
+        // holds every name of the range), and the entries the word adds to it.
+        let list = completion ? tops.names(node) : Int(tops.start[node])..<Int(tops.start[node + 1])
+        if completion { guard !list.isEmpty, list.count >= wanted || list.count < PrefixTops.capacity else { return nil } }
+        var added: [UInt32] = []
         let keyRange = Int(index.nodeKeyLow[node])..<Int(index.nodeKeyHigh[node])
         if let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count) {
             // The key equal to the word: its whole names are exact matches.
@@ -249,7 +239,7 @@ public final class SearchEngine: Sendable {
                 let raw = index.postings[p]
                 let role = (raw >> 1) & 7
                 guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
-                entries.append(Self.listEntry(MatchClass.exact, raw))
+                added.append(Self.listEntry(MatchClass.exact, raw))
             }
         }
         var total = 0
@@ -261,7 +251,7 @@ public final class SearchEngine: Sendable {
                 // already in the range. The list holds distinct documents, best first: once it
                 // has the window's worth, an entry not below its last can enter no window
                 // (a common piece, "meg", has thousands, none of them needed).
-                let cutoff = listed >= wanted && wanted > 0 ? entries[wanted - 1] : .max
+                let cutoff = list.count >= wanted && wanted > 0 ? tops.entries[list.lowerBound + wanted - 1] : .max
                 // The documents found, each once (a pooled map: no document-sized array to
                 // clear and scan per query).
                 let maps = hitMaps.lease()
@@ -278,19 +268,32 @@ public final class SearchEngine: Sendable {
                         found.record(Int(raw >> 8), Hit(raw: 0))
                         guard Self.listEntry(.laterWordPrefix, raw) < cutoff else { continue }
                         if matchClass == nil { matchClass = index.containmentClass(key: key, offset: offset) }
-                        if let matchClass, Self.listEntry(matchClass, raw) < cutoff { entries.append(Self.listEntry(matchClass, raw)) }
+                        if let matchClass, Self.listEntry(matchClass, raw) < cutoff { added.append(Self.listEntry(matchClass, raw)) }
                     }
                 }
                 index.forEachKeyContaining(bytes, skipping: keyRange, addNames)
                 for doc in found.docs where !tops.hasKey(Int(doc), in: keyRange) { total += 1 }
             }
         }
-        if entries.count > listed { entries.sort() }
+        // The list and the added entries, both best first, merged; a document's best entry
+        // comes first, its others are skipped.
+        added.sort()
         var window: [(key: UInt64, doc: Int)] = []
         window.reserveCapacity(wanted)
-        for entry in entries where window.count < wanted {
+        var next = list.lowerBound, nextAdded = 0
+        while window.count < wanted {
+            let entry: UInt32
+            if next < list.upperBound && (nextAdded == added.count || tops.entries[next] <= added[nextAdded]) {
+                entry = tops.entries[next]
+                next += 1
+            } else if nextAdded < added.count {
+                entry = added[nextAdded]
+                nextAdded += 1
+            } else {
+                break
+            }
             let doc = Int(entry & 0xFF_FFFF)
-            if window.contains(where: { $0.doc == doc }) { continue } // a document's best entry comes first
+            if window.contains(where: { $0.doc == doc }) { continue }
             window.append((UInt64(entry >> 24) << 40 | UInt64(doc), doc))
         }
         return RankedWindow(window: window.dropFirst(offset), total: total)
@@ -336,8 +339,9 @@ public final class SearchEngine: Sendable {
         }
         var matched: [(key: TermKey, hits: HitMap)] = []
         var deferredTexts: [TermKey] = []
-        for (clause, negated) in parsed.clauses {
-            switch clause {
+        for entry in parsed.clauses {
+            let negated = entry.negated
+            switch entry.clause {
             case .term(let term):
                 let shape: Int
                 switch term.shape {

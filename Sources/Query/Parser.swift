@@ -79,15 +79,23 @@ public enum Clause: Sendable, Equatable {
     case unknownFilter(Term, name: String)
 }
 
+/// A clause as the query gives it: itself or negated (`-fire`). A struct, not a tuple:
+/// arrays of tuples with such payloads are copied and destroyed through the runtime's
+/// generic tuple witnesses, a tenth of a one-word completion's instructions.
+public struct QueryClause: Sendable, Equatable {
+    public var clause: Clause
+    public var negated: Bool
+
+    public init(_ clause: Clause, negated: Bool = false) {
+        self.clause = clause
+        self.negated = negated
+    }
+}
+
 public struct ParsedQuery: Sendable, Equatable {
-    public var clauses: [(clause: Clause, negated: Bool)]
+    public var clauses: [QueryClause]
     public var language: Int?         // lang:fr / @fr:
     public var isEmpty: Bool { clauses.isEmpty }
-
-    public static func == (a: ParsedQuery, b: ParsedQuery) -> Bool {
-        a.language == b.language && a.clauses.count == b.clauses.count
-            && zip(a.clauses, b.clauses).allSatisfy { $0.clause == $1.clause && $0.negated == $1.negated }
-    }
 }
 
 /// Turns query text into clauses. Whitespace separates terms; double quotes make a phrase
@@ -145,7 +153,7 @@ public enum QueryParser {
                 position += 1
             }
             if let clause = try clause(text, quoted: token.quoted, position: position, query: &result) {
-                result.clauses.append((clause, negated))
+                result.clauses.append(QueryClause(clause, negated: negated))
             }
             if result.clauses.count > maxClauses {
                 throw QueryError("query has more than \(maxClauses) terms", position: position, part: token.text)
@@ -174,16 +182,16 @@ public enum QueryParser {
                 guard start >= 0 else { return true }
                 let raw = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
                 if digitsOnly, let number = Int(raw) {
-                    result.clauses.append((.id(number, position: startScalar), false))
+                    result.clauses.append(QueryClause(.id(number, position: startScalar)))
                 } else if lettersAndDigits {
                     // ASCII letters and digits fold by lowering the capitals.
                     let folded = String(unsafeUninitializedCapacity: end - start) { buffer in
                         for i in start..<end { buffer[i - start] = bytes[i] | (bytes[i] >= 0x41 && bytes[i] <= 0x5A ? 0x20 : 0) }
                         return end - start
                     }
-                    result.clauses.append((.term(Term(text: folded, raw: raw, shape: .word, language: nil, position: startScalar)), false))
+                    result.clauses.append(QueryClause(.term(Term(text: folded, raw: raw, shape: .word, language: nil, position: startScalar))))
                 } else if let term = try? termValue(raw, raw: raw, position: startScalar) {
-                    result.clauses.append((.term(term), false))
+                    result.clauses.append(QueryClause(.term(term)))
                 }
                 return result.clauses.count <= maxClauses
             }
@@ -320,7 +328,7 @@ public enum QueryParser {
                 return try term(String(text[..<colon]), raw: text, position: position)
             }
             if let kind = kindPrefixes[name] {
-                query.clauses.append((.filter(.kind(kind), position: position, part: text), false))
+                query.clauses.append(QueryClause(.filter(.kind(kind), position: position, part: text)))
                 return try term(value, raw: value, position: position + name.count + 1)
             }
             if let column = numericFilters[name] {

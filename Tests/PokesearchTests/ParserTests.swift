@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Query parser")
 struct ParserTests {
-    func clauses(_ query: String) throws -> [(clause: Clause, negated: Bool)] { try QueryParser.parse(query).clauses }
+    func clauses(_ query: String) throws -> [QueryClause] { try QueryParser.parse(query).clauses }
 
     /// The byte-level path for plain words must give exactly what the general parser gives.
     @Test func plainWordsParseAsTheGeneralParserParses() throws {
