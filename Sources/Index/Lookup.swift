@@ -90,33 +90,35 @@ extension IndexSnapshot {
     /// keys in `skipping` (a caller's prefix range, whose keys it handles itself).
     public func forEachKeyContaining(_ needle: [UInt8], skipping: Range<Int> = 0..<0,
                                      _ body: (_ key: Int, _ offset: Int) -> Void) {
-        // Each occurrence as key << 32 | (UInt32.max - suffix length): of one key's, the
-        // first in it is the smallest.
-        var found: [UInt64] = []
-        needle.withUnsafeBufferPointer { needle in
-            suffixes.forEachOccurrence(of: needle, keyCount: keys.count) { key, suffixLength in
-                if !skipping.contains(key) { found.append(UInt64(key) << 32 | UInt64(UInt32.max - UInt32(suffixLength))) }
-            }
-        }
-        @inline(__always) func report(_ occurrence: UInt64) {
-            let key = Int(occurrence >> 32)
-            let suffixLength = Int(UInt32.max - UInt32(truncatingIfNeeded: occurrence))
+        let found = needle.withUnsafeBufferPointer { suffixes.suffixes(startingWith: $0) }
+        guard !found.isEmpty else { return }
+        @inline(__always) func report(_ key: Int, _ suffixLength: Int) {
             let length = keys.length(key)
             if suffixLength <= length { body(key, length - suffixLength) }
         }
-        guard found.count > 1 else { return found.forEach(report) }
-        // A key holding the needle twice is rare: an open-addressing table over the keys
-        // (at most half full) keeps each key's first occurrence, without sorting them all.
+        guard found.count > 1 else {
+            return suffixes.forEachOccurrence(in: found, needleLength: needle.count, keyCount: keys.count) { key, suffixLength in
+                if !skipping.contains(key) { report(key, suffixLength) }
+            }
+        }
+        // A key holding the needle twice is rare: an open-addressing table over the keys (at
+        // most half full, sized by the occurrences), each occurrence as key << 32 |
+        // (UInt32.max - suffix length), keeps each key's first occurrence (the smallest)
+        // without sorting them all.
         let bits = Int.bitWidth - (found.count * 2 - 1).leadingZeroBitCount
         let mask = (1 << bits) - 1
         var slots = [UInt64](repeating: .max, count: 1 << bits)
         slots.withUnsafeMutableBufferPointer { slots in
-            for occurrence in found {
-                var slot = Int(truncatingIfNeeded: (occurrence >> 32) &* 0x9E37_79B9_7F4A_7C15 >> UInt64(64 - bits)) & mask
-                while slots[slot] != .max && slots[slot] >> 32 != occurrence >> 32 { slot = (slot + 1) & mask }
+            suffixes.forEachOccurrence(in: found, needleLength: needle.count, keyCount: keys.count) { key, suffixLength in
+                guard !skipping.contains(key) else { return }
+                let occurrence = UInt64(key) << 32 | UInt64(UInt32.max - UInt32(suffixLength))
+                var slot = Int(truncatingIfNeeded: UInt64(key) &* 0x9E37_79B9_7F4A_7C15 >> UInt64(64 - bits)) & mask
+                while slots[slot] != .max && slots[slot] >> 32 != UInt64(key) { slot = (slot + 1) & mask }
                 slots[slot] = min(slots[slot], occurrence)
             }
-            for occurrence in slots where occurrence != .max { report(occurrence) }
+            for occurrence in slots where occurrence != .max {
+                report(Int(occurrence >> 32), Int(UInt32.max - UInt32(truncatingIfNeeded: occurrence)))
+            }
         }
     }
 

@@ -142,11 +142,17 @@ public struct SuffixArray: Sendable {
     /// Keys are below `keyCount`, which a damaged snapshot could otherwise break.
     func forEachOccurrence(of needle: UnsafeBufferPointer<UInt8>, keyCount: Int,
                            _ body: (_ key: Int, _ suffixLength: Int) -> Void) {
-        guard needle.count > 0, !starts.isEmpty, memchr(needle.baseAddress!, 0, needle.count) == nil else { return }
+        forEachOccurrence(in: suffixes(startingWith: needle), needleLength: needle.count, keyCount: keyCount, body)
+    }
+
+    /// The suffixes starting with `needle`: positions in sorted order, as many as it has
+    /// occurrences (a caller can size its tables before reading them).
+    func suffixes(startingWith needle: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        guard needle.count > 0, !starts.isEmpty, memchr(needle.baseAddress!, 0, needle.count) == nil else { return 0..<0 }
         // The needle's first eight bytes as samples are read, and which of them it has.
         let needleHead = Self.head(needle, from: 0)
         let headMask: UInt64 = needle.count >= 8 ? .max : ~(UInt64.max >> UInt64(needle.count * 8))
-        text.withUnsafeBufferPointer { text in
+        return text.withUnsafeBufferPointer { text in
             starts.withUnsafeBufferPointer { starts in
                 sampleHeads.withUnsafeBufferPointer { samples in
                     let base = text.baseAddress!
@@ -180,7 +186,7 @@ public struct SuffixArray: Sendable {
                         if order(mid) < 0 { first = mid + 1 } else { bound = mid }
                     }
                     // The suffixes starting with it follow: gallop to the first that does not.
-                    guard first < starts.count, order(first) == 0 else { return }
+                    guard first < starts.count, order(first) == 0 else { return 0..<0 }
                     var known = first, probe = first + 1, step = 1
                     while probe < starts.count && order(probe) == 0 {
                         known = probe
@@ -193,16 +199,29 @@ public struct SuffixArray: Sendable {
                         let mid = (last + bound) >> 1
                         if order(mid) == 0 { last = mid + 1 } else { bound = mid }
                     }
-                    for i in first..<last {
-                        // The key index follows the suffix's zero.
-                        let start = Int(starts[i])
-                        guard let zero = memchr(base + start, 0, text.count - start) else { continue }
-                        let end = base.distance(to: zero.assumingMemoryBound(to: UInt8.self))
-                        guard end + 5 <= text.count else { continue }
-                        var key = 0
-                        for j in 1...4 { key = key << 8 | Int(text[end + j]) }
-                        if key < keyCount { body(key, end - start) }
-                    }
+                    return first..<last
+                }
+            }
+        }
+    }
+
+    /// `forEachOccurrence(of:)` over suffixes found by `suffixes(startingWith:)` for a needle of
+    /// `needleLength` bytes.
+    func forEachOccurrence(in found: Range<Int>, needleLength: Int, keyCount: Int,
+                           _ body: (_ key: Int, _ suffixLength: Int) -> Void) {
+        text.withUnsafeBufferPointer { text in
+            starts.withUnsafeBufferPointer { starts in
+                let base = text.baseAddress!
+                for i in found {
+                    // The key index follows the suffix's zero, past the needle (which has none).
+                    let start = Int(starts[i])
+                    guard start + needleLength <= text.count,
+                          let zero = memchr(base + start + needleLength, 0, text.count - start - needleLength) else { continue }
+                    let end = base.distance(to: zero.assumingMemoryBound(to: UInt8.self))
+                    guard end + 5 <= text.count else { continue }
+                    var key = 0
+                    for j in 1...4 { key = key << 8 | Int(text[end + j]) }
+                    if key < keyCount { body(key, end - start) }
                 }
             }
         }

@@ -231,10 +231,13 @@ public final class SearchEngine: Sendable {
         // holds every name of the range), and the entries the word adds to it.
         let list = completion ? tops.names(node) : Int(tops.start[node])..<Int(tops.start[node + 1])
         if completion { guard !list.isEmpty, list.count >= wanted || list.count < PrefixTops.capacity else { return nil } }
+        // (Given room for two windows' worth where entries come: grown one at a time, the
+        // array cost more than the entries.)
         var added: [UInt32] = []
         let keyRange = Int(index.nodeKeyLow[node])..<Int(index.nodeKeyHigh[node])
         if let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count) {
             // The key equal to the word: its whole names are exact matches.
+            added.reserveCapacity(2 * wanted)
             for p in index.postingRange(key: exactKey) {
                 let raw = index.postings[p]
                 let role = (raw >> 1) & 7
@@ -257,6 +260,7 @@ public final class SearchEngine: Sendable {
                 let maps = hitMaps.lease()
                 defer { maps.release() }
                 let found = maps.newMap()
+                added.reserveCapacity(2 * wanted)
                 // A key holding the word further in, first at `offset` (classified only when an
                 // entry may enter the window: a name word's start ranks best).
                 func addNames(of key: Int, offset: Int) {
