@@ -151,16 +151,6 @@ extension IndexSnapshot {
     }
 }
 
-func lowerBound<T: Comparable>(_ array: [T], _ value: T) -> Int {
-    var low = 0
-    var high = array.count
-    while low < high {
-        let mid = (low + high) >> 1
-        if array[mid] < value { low = mid + 1 } else { high = mid }
-    }
-    return low
-}
-
 /// The trie's arrays as raw pointers (see `IndexSnapshot.withTrie`), valid only inside
 /// that call. A place in the trie is a node and a byte position in its edge: the edge of
 /// node n holds the bytes [depth of its parent, depth of n) of its first key.

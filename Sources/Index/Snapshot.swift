@@ -204,32 +204,55 @@ public final class IndexSnapshot: Sendable {
 
     /// Calls `body` with each name (document, entry of `nameTexts`) holding `needle` as
     /// written, and the byte offset where it first does: one pass of `memchr` over every
-    /// name's bytes, for text that folding leaves empty (symbols).
+    /// name's bytes, for text that folding leaves empty (symbols). Occurrences come in text
+    /// order, so the entry and the document holding each are found by galloping on from the
+    /// last one's (a thousand names hold "★").
     public func forEachNameHolding(_ needle: [UInt8], _ body: (_ doc: Int, _ entry: Int, _ offset: Int) -> Void) {
         guard !needle.isEmpty else { return }
-        /// The last index of sorted `array` whose value is at most `value`.
-        func last(_ array: [UInt32], atMost value: Int) -> Int { lowerBound(array, UInt32(value) + 1) - 1 }
         nameTexts.bytes.withUnsafeBytes { all in
             needle.withUnsafeBytes { wanted in
-                guard let base = all.baseAddress else { return }
-                var from = 0
-                var lastEntry = -1
-                // Found by its last byte: a symbol's first byte (0xE2 for "★") leads most
-                // scripts' characters of its block, its last is rarer.
-                let tail = needle.count - 1
-                while from + needle.count <= all.count,
-                      let found = memchr(base + from + tail, Int32(needle[tail]), all.count - from - tail) {
-                    let position = base.distance(to: UnsafeRawPointer(found)) - tail
-                    from = position + 1
-                    guard memcmp(base + position, wanted.baseAddress!, needle.count) == 0 else { continue }
-                    let entry = last(nameTexts.offsets, atMost: position)
-                    // Within one name, and its first occurrence only.
-                    guard entry != lastEntry, position + needle.count <= Int(nameTexts.offsets[entry + 1]) else { continue }
-                    lastEntry = entry
-                    body(last(nameStart, atMost: entry), entry, position - Int(nameTexts.offsets[entry]))
+                nameTexts.offsets.withUnsafeBufferPointer { offsets in
+                    nameStart.withUnsafeBufferPointer { nameStart in
+                        guard let base = all.baseAddress, offsets.count > 1, nameStart.count > 1 else { return }
+                        var from = 0
+                        var entry = 0, doc = 0
+                        var lastEntry = -1
+                        // Found by its last byte: a symbol's first byte (0xE2 for "★") leads most
+                        // scripts' characters of its block, its last is rarer.
+                        let tail = needle.count - 1
+                        while from + needle.count <= all.count,
+                              let found = memchr(base + from + tail, Int32(needle[tail]), all.count - from - tail) {
+                            let position = base.distance(to: UnsafeRawPointer(found)) - tail
+                            from = position + 1
+                            guard memcmp(base + position, wanted.baseAddress!, needle.count) == 0 else { continue }
+                            entry = Self.lastIndex(in: offsets, from: entry, atMost: position)
+                            // Within one name, and its first occurrence only.
+                            guard entry != lastEntry, entry + 1 < offsets.count,
+                                  position + needle.count <= Int(offsets[entry + 1]) else { continue }
+                            lastEntry = entry
+                            doc = Self.lastIndex(in: nameStart, from: doc, atMost: entry)
+                            body(doc, entry, position - Int(offsets[entry]))
+                        }
+                    }
                 }
             }
         }
+    }
+
+    /// The last index at or after `from` of ascending `values` whose value is at most `value`
+    /// (`from` itself when none is): galloping, then a binary search in the last stride.
+    static func lastIndex(in values: UnsafeBufferPointer<UInt32>, from: Int, atMost value: Int) -> Int {
+        var known = from, step = 1
+        while known + step < values.count && Int(values[known + step]) <= value {
+            known += step
+            step <<= 1
+        }
+        var high = min(known + step, values.count) // values[high] > value, or the end
+        while known + 1 < high {
+            let mid = (known + high) >> 1
+            if Int(values[mid]) <= value { known = mid } else { high = mid }
+        }
+        return known
     }
 
     /// All names of a document as (language code, text).

@@ -133,17 +133,20 @@ public final class SearchEngine: Sendable {
     func namesHolding(_ symbols: String, options: SearchOptions, completion: Bool) -> [(key: UInt64, doc: Int)] {
         let needle = Array(symbols.utf8)
         let kindMask = options.kinds.reduce(0) { $0 | (1 << $1.rank) }
-        var best = [UInt64](repeating: .max, count: index.docCount)
+        // Each document's best placement (class and language bit), in a pooled map.
+        let maps = hitMaps.lease()
+        defer { maps.release() }
+        let best = maps.newMap()
         index.forEachNameHolding(needle) { doc, entry, offset in
             guard kindMask == 0 || kindMask & (1 << Int(index.docKind[doc])) != 0 else { return }
             let name = index.nameTexts.range(entry)
             let matchClass: MatchClass = offset == 0 ? (name.count == needle.count ? .exact : .namePrefix)
                 : index.nameTexts.bytes[name.lowerBound + offset - 1] == 0x20 ? .laterWordPrefix : .substring
             if completion && matchClass == .substring { return }
-            let miss: UInt64 = Int(index.nameLanguage[entry]) == options.language ? 0 : 1
-            best[doc] = min(best[doc], (UInt64(matchClass.rawValue) << 1 | miss) << 40 | UInt64(doc))
+            let miss: UInt32 = Int(index.nameLanguage[entry]) == options.language ? 0 : 1
+            best.record(doc, Hit(raw: UInt32(matchClass.rawValue) << 1 | miss))
         }
-        return best.indices.compactMap { best[$0] == .max ? nil : (key: best[$0], doc: $0) }
+        return best.docs.map { doc in (key: UInt64(best.best[Int(doc)]) << 40 | UInt64(doc), doc: Int(doc)) }
     }
 
     /// Suggestions for text being typed: the last word is a prefix of a name word, earlier
