@@ -257,7 +257,7 @@ public final class SearchEngine: Sendable {
                 // already in the range. The list holds distinct documents, best first: once it
                 // has the window's worth, an entry not below its last can enter no window
                 // (a common piece, "meg", has thousands, none of them needed).
-                let cutoff = list.count >= wanted && wanted > 0 ? tops.entries[list.lowerBound + wanted - 1] : .max
+                var cutoff = list.count >= wanted && wanted > 0 ? tops.entries[list.lowerBound + wanted - 1] : .max
                 // The documents found, each once (a pooled map: no document-sized array to
                 // clear and scan per query).
                 let maps = hitMaps.lease()
@@ -277,9 +277,36 @@ public final class SearchEngine: Sendable {
                         if matchClass == nil { matchClass = index.containmentClass(key: key, offset: offset) }
                         if let matchClass, Self.listEntry(matchClass, raw) < cutoff { added.append(Self.listEntry(matchClass, raw)) }
                     }
+                    if wanted > 0 && added.count >= 4 * wanted { keepWindowOfAdded() }
+                }
+                // Once the added entries are many (a short list: "end" is inside thousands of
+                // names), only the best entry of each of the window's worth of documents is
+                // kept: the last of those bounds what may still enter.
+                func keepWindowOfAdded() {
+                    added.sort()
+                    var kept: [UInt32] = []
+                    kept.reserveCapacity(2 * wanted)
+                    for entry in added where kept.count < wanted {
+                        let doc = entry & 0xFF_FFFF
+                        if !kept.contains(where: { $0 & 0xFF_FFFF == doc }) { kept.append(entry) }
+                    }
+                    added = kept
+                    if kept.count == wanted { cutoff = min(cutoff, kept[wanted - 1]) }
                 }
                 index.forEachKeyContaining(bytes, skipping: keyRange, addNames)
-                for doc in found.docs where !tops.hasKey(Int(doc), in: keyRange) { total += 1 }
+                // Those outside the range: each looked up in its own postings, or, when the
+                // range has few postings beside the documents found ("end" is in thousands of
+                // names, few start with it), the range's documents marked first.
+                let rangePostings = Int(index.postingStart[keyRange.upperBound] - index.postingStart[keyRange.lowerBound])
+                if rangePostings <= 16 * found.count {
+                    let inRange = maps.newMap()
+                    for p in index.postingRange(key: keyRange.lowerBound).lowerBound..<Int(index.postingStart[keyRange.upperBound]) {
+                        inRange.record(Int(index.postings[p] >> 8), Hit(raw: 0))
+                    }
+                    for doc in found.docs where !inRange.contains(Int(doc)) { total += 1 }
+                } else {
+                    for doc in found.docs where !tops.hasKey(Int(doc), in: keyRange) { total += 1 }
+                }
             }
         }
         // The list and the added entries, both best first, merged; a document's best entry
