@@ -28,11 +28,12 @@ public struct Posting: Sendable, Hashable {
     }
     public init(raw: UInt32) { self.raw = raw }
 
-    @inline(__always) public var doc: Int { Int(raw >> 8) }
-    @inline(__always) public var language: UInt32 { (raw >> 4) & 15 }
-    @inline(__always) public var role: KeyRole { KeyRole(rawValue: (raw >> 1) & 7)! }
-    @inline(__always) public var roleBits: UInt32 { (raw >> 1) & 7 }
-    @inline(__always) public var isTransliterated: Bool { raw & 1 != 0 }
+    // Inlinable: read per posting in the query module's hot loops.
+    @inlinable public var doc: Int { Int(raw >> 8) }
+    @inlinable public var language: UInt32 { (raw >> 4) & 15 }
+    @inlinable public var role: KeyRole { KeyRole(rawValue: (raw >> 1) & 7)! }
+    @inlinable public var roleBits: UInt32 { (raw >> 1) & 7 }
+    @inlinable public var isTransliterated: Bool { raw & 1 != 0 }
 
     /// 1 when the posting (`raw`, or any value with a posting's low byte) is of a name in
     /// another language than `display`, else 0: the ranking's "names in the display language
