@@ -8,14 +8,14 @@ extension IndexSnapshot {
     public func keyRange(prefix: [UInt8]) -> Range<Int> {
         if prefix.isEmpty { return 0..<keys.count }
         guard let node = prefixNode(prefix) else { return 0..<0 }
-        return Int(nodeKeyLow[node])..<Int(nodeKeyHigh[node])
+        return nodeKeys(node)
     }
 
     /// The trie node whose key range is the keys starting with `prefix` (the node the prefix
     /// ends at, or ends inside the edge of), or nil when no key starts with it. A walk down
     /// the trie: a few comparisons a byte.
     public func prefixNode(_ prefix: [UInt8]) -> Int? {
-        guard !prefix.isEmpty, !nodeDepth.isEmpty else { return nil }
+        guard !prefix.isEmpty, !trieNodes.isEmpty else { return nil }
         return withTrie { $0.descend(from: 0, at: 0, through: prefix[...])?.node }
     }
 
@@ -23,19 +23,9 @@ extension IndexSnapshot {
     /// at a time.
     func withTrie<T>(_ body: (TrieView) -> T) -> T {
         keys.bytes.withUnsafeBufferPointer { bytes in
-            keys.offsets.withUnsafeBufferPointer { offsets in
-                nodeDepth.withUnsafeBufferPointer { depth in
-                    nodeKeyLow.withUnsafeBufferPointer { low in
-                        nodeKeyHigh.withUnsafeBufferPointer { high in
-                            nodeChildStart.withUnsafeBufferPointer { childStart in
-                                nodeByte.withUnsafeBufferPointer { firstByte in
-                                    body(TrieView(bytes: bytes.baseAddress!, offsets: offsets.baseAddress!, depth: depth.baseAddress!,
-                                                  low: low.baseAddress!, high: high.baseAddress!, childStart: childStart.baseAddress!,
-                                                  firstByte: firstByte.baseAddress!))
-                                }
-                            }
-                        }
-                    }
+            trieNodes.withUnsafeBufferPointer { nodes in
+                nodeByte.withUnsafeBufferPointer { firstByte in
+                    body(TrieView(bytes: bytes.baseAddress!, nodes: nodes.baseAddress!, firstByte: firstByte.baseAddress!))
                 }
             }
         }
@@ -49,7 +39,7 @@ extension IndexSnapshot {
     /// The key equal to the `length`-byte prefix that led to `node` (see `prefixNode`), if
     /// any: it sorts first in the node's range.
     @inline(__always) public func keyEqualToPrefix(of node: Int, length: Int) -> Int? {
-        let first = Int(nodeKeyLow[node])
+        let first = Int(trieNodes[node].keyLow)
         return keys.length(first) == length ? first : nil
     }
 
@@ -156,21 +146,17 @@ extension IndexSnapshot {
 /// node n holds the bytes [depth of its parent, depth of n) of its first key.
 struct TrieView {
     let bytes: UnsafePointer<UInt8>
-    let offsets: UnsafePointer<UInt32>
-    let depth: UnsafePointer<UInt16>
-    let low: UnsafePointer<UInt32>
-    let high: UnsafePointer<UInt32>
-    let childStart: UnsafePointer<UInt32>
+    let nodes: UnsafePointer<TrieNode>
     let firstByte: UnsafePointer<UInt8>
 
-    @inline(__always) func keys(_ node: Int) -> Range<Int> { Int(low[node])..<Int(high[node]) }
+    @inline(__always) func keys(_ node: Int) -> Range<Int> { Int(nodes[node].keyLow)..<Int(nodes[node].keyHigh) }
 
     /// The child of `node` whose edge starts with `byte`. Children are in byte order, each
     /// starting with a different byte (near the root, dozens): a binary search without
     /// branches on the bytes compared, which a processor cannot predict.
     @inline(__always) func child(of node: Int, startingWith byte: UInt8) -> Int? {
-        var base = Int(childStart[node])
-        var count = Int(childStart[node + 1]) - base
+        var base = Int(nodes[node].childStart)
+        var count = Int(nodes[node].childEnd) - base
         guard count > 0 else { return nil }
         while count > 1 {
             let half = count >> 1
@@ -186,17 +172,14 @@ struct TrieView {
     @inline(__always)
     func descend(from node: Int, at position: Int, through path: some Sequence<UInt8>) -> (node: Int, position: Int)? {
         var node = node, position = position
-        var end = Int(depth[node])
-        var keyStart = -1
+        var end = Int(nodes[node].depth)
         for byte in path {
             if position == end {
                 guard let next = child(of: node, startingWith: byte) else { return nil }
                 node = next
-                end = Int(depth[node])
-                keyStart = -1
-            } else {
-                if keyStart < 0 { keyStart = Int(offsets[Int(low[node])]) }
-                if bytes[keyStart + position] != byte { return nil }
+                end = Int(nodes[node].depth)
+            } else if bytes[Int(nodes[node].edgeStart) + position] != byte {
+                return nil
             }
             position += 1
         }
@@ -277,10 +260,10 @@ struct TypoSearch {
 
         mutating func visit(node: Int, from: Int, scalars: Int, partial: UInt32, pending: Int, best: Int) {
             var scalars = scalars, partial = partial, pending = pending, best = best
-            let depth = Int(trie.depth[node])
+            let depth = Int(trie.nodes[node].depth)
             var position = from
             if position < depth {
-                let keyStart = Int(trie.offsets[Int(trie.low[node])])
+                let keyStart = Int(trie.nodes[node].edgeStart)
                 while position < depth {
                     let byte = trie.bytes[keyStart + position]
                     position += 1
@@ -311,7 +294,7 @@ struct TypoSearch {
                     }
                 }
             }
-            for child in Int(trie.childStart[node])..<Int(trie.childStart[node + 1]) {
+            for child in Int(trie.nodes[node].childStart)..<Int(trie.nodes[node].childEnd) {
                 if pending == 0 {
                     // A child whose first byte is a whole scalar is stepped on that byte (kept
                     // beside its siblings') before anything of it is read: most children end

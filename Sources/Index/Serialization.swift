@@ -20,7 +20,9 @@ extension IndexSnapshot {
         let abilities = abilitySlugByID.sorted { $0.key < $1.key }
         w.array(abilities.map(\.key)); w.strings(abilities.map(\.value))
         w.pool(keys); w.array(postingStart); w.array(postings)
-        w.array(nodeChildStart); w.array(nodeDepth); w.array(nodeKeyLow); w.array(nodeKeyHigh); w.array(nodeByte)
+        // The trie as columns: child starts (one more than the nodes), depths, key ranges.
+        w.array(trieNodes.map(\.childStart) + [trieNodes.last?.childEnd ?? 0]); w.array(trieNodes.map(\.depth))
+        w.array(trieNodes.map(\.keyLow)); w.array(trieNodes.map(\.keyHigh)); w.array(nodeByte)
         w.array(suffixes.text); w.array(suffixes.starts)
         w.array(tops.start); w.array(tops.entries); w.array(tops.distinctDocs)
         w.array(tops.docKeyStart); w.array(tops.docPostings); w.pool(cards.pool)
@@ -120,7 +122,7 @@ extension IndexSnapshot {
     /// Every stored index points inside what it indexes, so that no damaged snapshot can
     /// make a lookup read out of bounds.
     var isConsistent: Bool {
-        let keyCount = UInt32(keys.count), nodeCount = UInt32(nodeDepth.count)
+        let keyCount = UInt32(keys.count), nodeCount = UInt32(trieNodes.count)
         guard docKind.allSatisfy({ Int($0) < Kind.allCases.count }),
               nameLanguage.allSatisfy({ Int($0) < Language.codes.count }),
               docTypes.allSatisfy({ $0 == 255 || Int($0) < typeSlugs.count }),
@@ -131,16 +133,16 @@ extension IndexSnapshot {
               Self.isAscending(nameStart),
               Self.isAscending(abilityStart),
               suffixes.isConsistent, slugOrder.allSatisfy({ Int($0) < docCount }),
-              nodeChildStart.allSatisfy({ $0 <= nodeCount }),
-              Self.isAscending(nodeChildStart),
-              nodeDepth.first == 0,
-              tops.isConsistent(nodeCount: nodeDepth.count, keyCount: keys.count, docCount: docCount),
+              trieNodes.first?.depth == 0,
+              tops.isConsistent(nodeCount: trieNodes.count, keyCount: keys.count, docCount: docCount),
               cards.isConsistent(docCount: docCount, typeCount: typeSlugs.count)
         else { return false }
-        for node in 0..<nodeDepth.count {
-            let low = nodeKeyLow[node], high = nodeKeyHigh[node]
-            guard low <= high, high <= keyCount, low < keyCount || low == high,
-                  low == high || Int(nodeDepth[node]) <= keys.length(Int(low)) else { return false }
+        for node in trieNodes {
+            let low = node.keyLow, high = node.keyHigh
+            guard node.childStart <= node.childEnd, node.childEnd <= nodeCount,
+                  low <= high, high <= keyCount,
+                  // An edge is read from the node's first key: a node without keys has none.
+                  low == high ? node.depth == 0 : Int(node.depth) <= keys.length(Int(low)) else { return false }
         }
         return true
     }

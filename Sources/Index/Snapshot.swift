@@ -44,6 +44,21 @@ public struct Posting: Sendable, Hashable {
     }
 }
 
+/// One trie node, its fields side by side: a step down the trie reads one record (as
+/// columns, the step read five arrays).
+struct TrieNode {
+    /// Its children: nodes `childStart..<childEnd`.
+    var childStart: UInt32
+    var childEnd: UInt32
+    /// The keys starting with its path: key indexes `keyLow..<keyHigh`.
+    var keyLow: UInt32
+    var keyHigh: UInt32
+    /// Where its first key starts in the key bytes: its edge is that key's bytes from its
+    /// parent's depth to its own.
+    var edgeStart: UInt32
+    var depth: UInt16
+}
+
 /// Per-document flags.
 public struct DocFlags: OptionSet, Sendable {
     public let rawValue: UInt8
@@ -109,10 +124,8 @@ public final class IndexSnapshot: Sendable {
     public let postings: [UInt32]
 
     // Trie over keys
-    public let nodeChildStart: [UInt32]
-    public let nodeDepth: [UInt16]
-    public let nodeKeyLow: [UInt32]
-    public let nodeKeyHigh: [UInt32]
+    /// The nodes, breadth first (the root first; each node's children contiguous).
+    let trieNodes: [TrieNode]
     /// The first byte of each node's edge (0 for the root): a walk down compares children's
     /// bytes side by side instead of reading each child's key.
     public let nodeByte: [UInt8]
@@ -161,10 +174,13 @@ public final class IndexSnapshot: Sendable {
         self.keys = keys
         self.postingStart = postingStart
         self.postings = postings
-        self.nodeChildStart = nodeChildStart
-        self.nodeDepth = nodeDepth
-        self.nodeKeyLow = nodeKeyLow
-        self.nodeKeyHigh = nodeKeyHigh
+        // Stored as columns (the builder's and the file's form), held as records.
+        trieNodes = (0..<nodeDepth.count).map { node in
+            let low = nodeKeyLow[node]
+            return TrieNode(childStart: nodeChildStart[node], childEnd: nodeChildStart[node + 1], keyLow: low,
+                            keyHigh: nodeKeyHigh[node], edgeStart: Int(low) < keys.count ? keys.offsets[Int(low)] : 0,
+                            depth: nodeDepth[node])
+        }
         self.nodeByte = nodeByte
         self.suffixes = suffixes
         self.tops = tops
@@ -181,6 +197,13 @@ public final class IndexSnapshot: Sendable {
             }
         }
         return bytes
+    }
+
+    public var nodeCount: Int { trieNodes.count }
+
+    /// The keys under a trie node (those starting with its path).
+    @inline(__always) public func nodeKeys(_ node: Int) -> Range<Int> {
+        Int(trieNodes[node].keyLow)..<Int(trieNodes[node].keyHigh)
     }
 
     static func slugOrder(docKind: [UInt8], slugs: StringPool) -> [UInt32] {
@@ -306,7 +329,7 @@ public final class IndexSnapshot: Sendable {
         total += nameLanguage.count + nameTexts.byteSize + docTypes.count + abilityStart.count * 4 + abilityRefs.count * 2
         total += docColor.count + docHabitat.count + numbers.reduce(0) { $0 + $1.count * 4 }
         total += keys.byteSize + postingStart.count * 4 + postings.count * 4
-        total += nodeChildStart.count * 4 + nodeDepth.count * 2 + nodeKeyLow.count * 4 + nodeKeyHigh.count * 4 + nodeByte.count
+        total += trieNodes.count * MemoryLayout<TrieNode>.stride + nodeByte.count
         total += suffixes.byteSize + tops.byteSize + cards.pool.byteSize
         return total
     }

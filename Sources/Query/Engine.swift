@@ -237,7 +237,7 @@ public final class SearchEngine: Sendable {
         // (Given room for two windows' worth where entries come: grown one at a time, the
         // array cost more than the entries.)
         var added: [UInt32] = []
-        let keyRange = Int(index.nodeKeyLow[node])..<Int(index.nodeKeyHigh[node])
+        let keyRange = index.nodeKeys(node)
         if let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count) {
             // The key equal to the word: its whole names are exact matches.
             added.reserveCapacity(2 * wanted)

@@ -217,7 +217,7 @@ struct MatchContext {
             guard let key = index.keyEqualToPrefix(of: node, length: bytes.count) else { return nil }
             keys = key..<key + 1
         } else {
-            keys = Int(index.nodeKeyLow[node])..<Int(index.nodeKeyHigh[node])
+            keys = index.nodeKeys(node)
         }
         let postings = Int(index.postingStart[keys.upperBound] - index.postingStart[keys.lowerBound])
         // The range must hold a name (the lists leave fields out).

@@ -1,0 +1,49 @@
+@testable import Index
+import Testing
+
+/// The stored index is read back byte for byte, and a damaged trie is refused on load
+/// (a rebuild follows) rather than read out of bounds.
+@Suite("Index snapshot")
+struct IndexSnapshotTests {
+    @Test func aSnapshotReadsBackAsItWasWritten() throws {
+        let bytes = Fixture.engine.index.serialized()
+        let back = try #require(bytes.withUnsafeBytes { IndexSnapshot.deserialize($0) })
+        #expect(back.nodeCount == Fixture.engine.index.nodeCount && back.nodeCount > 1)
+        #expect(back.serialized() == bytes)
+    }
+
+    /// The fixture's index with its trie's columns changed by `damage`.
+    static func withTrie(damaged damage: (inout [UInt32], inout [UInt16], inout [UInt32], inout [UInt32]) -> Void) -> IndexSnapshot {
+        let index = Fixture.engine.index
+        var childStart = index.trieNodes.map(\.childStart) + [index.trieNodes.last!.childEnd]
+        var depth = index.trieNodes.map(\.depth)
+        var low = index.trieNodes.map(\.keyLow)
+        var high = index.trieNodes.map(\.keyHigh)
+        damage(&childStart, &depth, &low, &high)
+        return IndexSnapshot(
+            docCount: index.docCount, docKind: index.docKind, docID: index.docID, docFlags: index.docFlags, slugs: index.slugs,
+            nameStart: index.nameStart, nameLanguage: index.nameLanguage, nameTexts: index.nameTexts, docTypes: index.docTypes,
+            abilityStart: index.abilityStart, abilityRefs: index.abilityRefs, docColor: index.docColor, docHabitat: index.docHabitat,
+            numbers: index.numbers, typeSlugs: index.typeSlugs, colorSlugs: index.colorSlugs, habitatSlugs: index.habitatSlugs,
+            abilitySlugByID: index.abilitySlugByID, keys: index.keys, postingStart: index.postingStart, postings: index.postings,
+            nodeChildStart: childStart, nodeDepth: depth, nodeKeyLow: low, nodeKeyHigh: high, nodeByte: index.nodeByte,
+            suffixes: index.suffixes, tops: index.tops, cards: index.cards, slugOrder: index.slugOrder,
+            buildMilliseconds: index.buildMilliseconds)
+    }
+
+    @Test func aDamagedTrieIsRefused() {
+        // Unchanged columns make a consistent snapshot: the checks below refuse the damage.
+        #expect(Self.withTrie { _, _, _, _ in }.isConsistent)
+        let last = Fixture.engine.index.nodeCount - 1
+        // Children past the last node.
+        #expect(!Self.withTrie { childStart, _, _, _ in childStart[last] = UInt32(last + 2); childStart[last + 1] = UInt32(last + 5) }.isConsistent)
+        // Children ending before they start.
+        #expect(!Self.withTrie { childStart, _, _, _ in childStart[1] = childStart[2] + 1 }.isConsistent)
+        // An edge longer than the first key it is read from.
+        #expect(!Self.withTrie { _, depth, _, _ in depth[last] = UInt16.max }.isConsistent)
+        // A node without keys whose edge would be read.
+        #expect(!Self.withTrie { _, depth, low, high in low[last] = high[last]; depth[last] = 3 }.isConsistent)
+        // Keys past the last key.
+        #expect(!Self.withTrie { _, _, _, high in high[last] = UInt32.max }.isConsistent)
+    }
+}
