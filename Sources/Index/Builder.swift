@@ -43,8 +43,9 @@ public enum IndexBuilder {
             nameTexts: d.nameTexts, docTypes: d.docTypes, abilityStart: d.abilityStart, abilityRefs: d.abilityRefs,
             docColor: d.docColor, docHabitat: d.docHabitat, numbers: d.numbers, typeSlugs: d.typeSlugs, colorSlugs: d.colorSlugs,
             habitatSlugs: d.habitatSlugs, abilitySlugByID: d.abilitySlugByID, keys: keyIndex.keys,
-            postingStart: keyIndex.postingStart, postings: keyIndex.postings, nodeChildStart: keyIndex.nodeChildStart,
-            nodeDepth: keyIndex.nodeDepth, nodeKeyLow: keyIndex.nodeKeyLow, nodeKeyHigh: keyIndex.nodeKeyHigh,
+            postingStart: keyIndex.postingStart, postings: keyIndex.postings,
+            trieNodes: TrieNode.records(childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,
+                                        high: keyIndex.nodeKeyHigh),
             nodeByte: trieLists.1, suffixes: suffixes,
             tops: trieLists.0, cards: d.cards, slugOrder: d.slugOrder,
             buildMilliseconds: (monotonicSeconds() - start) * 1000)

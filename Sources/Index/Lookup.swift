@@ -23,9 +23,12 @@ extension IndexSnapshot {
     /// at a time.
     func withTrie<T>(_ body: (TrieView) -> T) -> T {
         keys.bytes.withUnsafeBufferPointer { bytes in
-            trieNodes.withUnsafeBufferPointer { nodes in
-                nodeByte.withUnsafeBufferPointer { firstByte in
-                    body(TrieView(bytes: bytes.baseAddress!, nodes: nodes.baseAddress!, firstByte: firstByte.baseAddress!))
+            keys.offsets.withUnsafeBufferPointer { offsets in
+                trieNodes.withUnsafeBufferPointer { nodes in
+                    nodeByte.withUnsafeBufferPointer { firstByte in
+                        body(TrieView(bytes: bytes.baseAddress!, offsets: offsets.baseAddress!, nodes: nodes.baseAddress!,
+                                      firstByte: firstByte.baseAddress!))
+                    }
                 }
             }
         }
@@ -146,6 +149,7 @@ extension IndexSnapshot {
 /// node n holds the bytes [depth of its parent, depth of n) of its first key.
 struct TrieView {
     let bytes: UnsafePointer<UInt8>
+    let offsets: UnsafePointer<UInt32>
     let nodes: UnsafePointer<TrieNode>
     let firstByte: UnsafePointer<UInt8>
 
@@ -156,7 +160,7 @@ struct TrieView {
     /// branches on the bytes compared, which a processor cannot predict.
     @inline(__always) func child(of node: Int, startingWith byte: UInt8) -> Int? {
         var base = Int(nodes[node].childStart)
-        var count = Int(nodes[node].childEnd) - base
+        var count = Int(nodes[node].childCount)
         guard count > 0 else { return nil }
         while count > 1 {
             let half = count >> 1
@@ -173,13 +177,16 @@ struct TrieView {
     func descend(from node: Int, at position: Int, through path: some Sequence<UInt8>) -> (node: Int, position: Int)? {
         var node = node, position = position
         var end = Int(nodes[node].depth)
+        var keyStart = -1
         for byte in path {
             if position == end {
                 guard let next = child(of: node, startingWith: byte) else { return nil }
                 node = next
                 end = Int(nodes[node].depth)
-            } else if bytes[Int(nodes[node].edgeStart) + position] != byte {
-                return nil
+                keyStart = -1
+            } else {
+                if keyStart < 0 { keyStart = Int(offsets[Int(nodes[node].keyLow)]) }
+                if bytes[keyStart + position] != byte { return nil }
             }
             position += 1
         }
@@ -263,7 +270,7 @@ struct TypoSearch {
             let depth = Int(trie.nodes[node].depth)
             var position = from
             if position < depth {
-                let keyStart = Int(trie.nodes[node].edgeStart)
+                let keyStart = Int(trie.offsets[Int(trie.nodes[node].keyLow)])
                 while position < depth {
                     let byte = trie.bytes[keyStart + position]
                     position += 1
@@ -294,7 +301,7 @@ struct TypoSearch {
                     }
                 }
             }
-            for child in Int(trie.nodes[node].childStart)..<Int(trie.nodes[node].childEnd) {
+            for child in trie.nodes[node].children {
                 if pending == 0 {
                     // A child whose first byte is a whole scalar is stepped on that byte (kept
                     // beside its siblings') before anything of it is read: most children end

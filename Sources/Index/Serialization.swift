@@ -20,9 +20,7 @@ extension IndexSnapshot {
         let abilities = abilitySlugByID.sorted { $0.key < $1.key }
         w.array(abilities.map(\.key)); w.strings(abilities.map(\.value))
         w.pool(keys); w.array(postingStart); w.array(postings)
-        // The trie as columns: child starts (one more than the nodes), depths, key ranges.
-        w.array(trieNodes.map(\.childStart) + [trieNodes.last?.childEnd ?? 0]); w.array(trieNodes.map(\.depth))
-        w.array(trieNodes.map(\.keyLow)); w.array(trieNodes.map(\.keyHigh)); w.array(nodeByte)
+        w.array(trieNodes); w.array(nodeByte)
         w.array(suffixes.text); w.array(suffixes.starts)
         w.array(tops.start); w.array(tops.entries); w.array(tops.distinctDocs)
         w.array(tops.docKeyStart); w.array(tops.docPostings); w.pool(cards.pool)
@@ -56,8 +54,7 @@ extension IndexSnapshot {
         guard let typeSlugs = r.strings(), let colorSlugs = r.strings(), let habitatSlugs = r.strings(),
               let abilityIDs: [Int32] = r.array(), let abilitySlugs = r.strings(), abilityIDs.count == abilitySlugs.count,
               let keys = r.pool(), let postingStart: [UInt32] = r.array(), let postings: [UInt32] = r.array(),
-              let nodeChildStart: [UInt32] = r.array(), let nodeDepth: [UInt16] = r.array(),
-              let nodeKeyLow: [UInt32] = r.array(), let nodeKeyHigh: [UInt32] = r.array(), let nodeByte: [UInt8] = r.array(),
+              let trieNodes: [TrieNode] = r.array(), let nodeByte: [UInt8] = r.array(),
               let suffixText: [UInt8] = r.array(), let suffixStarts: [UInt32] = r.array(),
               let topStart: [UInt32] = r.array(), let topEntries: [UInt32] = r.array(),
               let topDistinct: [UInt32] = r.array(), let docKeyStart: [UInt32] = r.array(), let docPostings: [UInt32] = r.array(), let cards = r.pool(),
@@ -69,8 +66,7 @@ extension IndexSnapshot {
               nameTexts.count == nameLanguage.count, docTypes.count == docCount * 2,
               abilityStart.count == docCount + 1, abilityStart.last.map(Int.init) == abilityRefs.count,
               postingStart.count == keys.count + 1, postingStart.last.map(Int.init) == postings.count,
-              nodeChildStart.count == nodeDepth.count + 1, nodeKeyLow.count == nodeDepth.count,
-              nodeKeyHigh.count == nodeDepth.count, nodeByte.count == nodeDepth.count,
+              nodeByte.count == trieNodes.count,
               slugOrder.count == docCount
         else { return nil }
         let snapshot = IndexSnapshot(
@@ -79,8 +75,7 @@ extension IndexSnapshot {
             abilityRefs: abilityRefs, docColor: docColor, docHabitat: docHabitat, numbers: numbers, typeSlugs: typeSlugs,
             colorSlugs: colorSlugs, habitatSlugs: habitatSlugs,
             abilitySlugByID: Dictionary(uniqueKeysWithValues: zip(abilityIDs, abilitySlugs)),
-            keys: keys, postingStart: postingStart, postings: postings, nodeChildStart: nodeChildStart,
-            nodeDepth: nodeDepth, nodeKeyLow: nodeKeyLow, nodeKeyHigh: nodeKeyHigh, nodeByte: nodeByte,
+            keys: keys, postingStart: postingStart, postings: postings, trieNodes: trieNodes, nodeByte: nodeByte,
             suffixes: SuffixArray(text: suffixText, starts: suffixStarts),
             tops: PrefixTops(start: topStart, entries: topEntries, distinctDocs: topDistinct,
                              docKeyStart: docKeyStart, docPostings: docPostings),
@@ -139,7 +134,7 @@ extension IndexSnapshot {
         else { return false }
         for node in trieNodes {
             let low = node.keyLow, high = node.keyHigh
-            guard node.childStart <= node.childEnd, node.childEnd <= nodeCount,
+            guard node.children.upperBound <= nodeCount,
                   low <= high, high <= keyCount,
                   // An edge is read from the node's first key: a node without keys has none.
                   low == high ? node.depth == 0 : Int(node.depth) <= keys.length(Int(low)) else { return false }
@@ -155,7 +150,8 @@ struct BinaryWriter {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    mutating func array<T: FixedWidthInteger>(_ values: [T]) {
+    /// Integers, or records of them without padding (`TrieNode`), as their raw bytes.
+    mutating func array<T: BitwiseCopyable>(_ values: [T]) {
         scalar(UInt64(values.count))
         values.withUnsafeBytes { bytes.append(contentsOf: $0) }
     }
@@ -200,7 +196,7 @@ struct BinaryReader<Source: ByteSource> {
         return T(littleEndian: value)
     }
 
-    mutating func array<T: FixedWidthInteger>() -> [T]? {
+    mutating func array<T: BitwiseCopyable>() -> [T]? {
         guard let count = scalar(UInt64.self), count <= UInt64(source.count) else { return nil }
         let size = Int(count) * MemoryLayout<T>.stride
         guard offset + size <= source.count else { return nil }

@@ -12,23 +12,37 @@ struct IndexSnapshotTests {
         #expect(back.serialized() == bytes)
     }
 
-    /// The fixture's index with its trie's columns changed by `damage`.
+    /// The fixture's index with its trie's columns (as the builder makes them) changed by
+    /// `damage`.
     static func withTrie(damaged damage: (inout [UInt32], inout [UInt16], inout [UInt32], inout [UInt32]) -> Void) -> IndexSnapshot {
         let index = Fixture.engine.index
-        var childStart = index.trieNodes.map(\.childStart) + [index.trieNodes.last!.childEnd]
+        var childStart = index.trieNodes.map(\.childStart) + [UInt32(index.trieNodes.last!.children.upperBound)]
         var depth = index.trieNodes.map(\.depth)
         var low = index.trieNodes.map(\.keyLow)
         var high = index.trieNodes.map(\.keyHigh)
         damage(&childStart, &depth, &low, &high)
+        return withTrie(nodes: TrieNode.records(childStart: childStart, depth: depth, low: low, high: high))
+    }
+
+    /// The fixture's index with other trie nodes.
+    static func withTrie(nodes: [TrieNode]) -> IndexSnapshot {
+        let index = Fixture.engine.index
         return IndexSnapshot(
             docCount: index.docCount, docKind: index.docKind, docID: index.docID, docFlags: index.docFlags, slugs: index.slugs,
             nameStart: index.nameStart, nameLanguage: index.nameLanguage, nameTexts: index.nameTexts, docTypes: index.docTypes,
             abilityStart: index.abilityStart, abilityRefs: index.abilityRefs, docColor: index.docColor, docHabitat: index.docHabitat,
             numbers: index.numbers, typeSlugs: index.typeSlugs, colorSlugs: index.colorSlugs, habitatSlugs: index.habitatSlugs,
             abilitySlugByID: index.abilitySlugByID, keys: index.keys, postingStart: index.postingStart, postings: index.postings,
-            nodeChildStart: childStart, nodeDepth: depth, nodeKeyLow: low, nodeKeyHigh: high, nodeByte: index.nodeByte,
+            trieNodes: nodes, nodeByte: index.nodeByte,
             suffixes: index.suffixes, tops: index.tops, cards: index.cards, slugOrder: index.slugOrder,
             buildMilliseconds: index.buildMilliseconds)
+    }
+
+    /// The fixture's index with its trie's records changed by `damage`.
+    static func withRecords(damaged damage: (inout [TrieNode]) -> Void) -> IndexSnapshot {
+        var nodes = Fixture.engine.index.trieNodes
+        damage(&nodes)
+        return withTrie(nodes: nodes)
     }
 
     @Test func aDamagedTrieIsRefused() {
@@ -37,12 +51,12 @@ struct IndexSnapshotTests {
         let last = Fixture.engine.index.nodeCount - 1
         // Children past the last node.
         #expect(!Self.withTrie { childStart, _, _, _ in childStart[last] = UInt32(last + 2); childStart[last + 1] = UInt32(last + 5) }.isConsistent)
-        // Children ending before they start.
-        #expect(!Self.withTrie { childStart, _, _, _ in childStart[1] = childStart[2] + 1 }.isConsistent)
         // An edge longer than the first key it is read from.
         #expect(!Self.withTrie { _, depth, _, _ in depth[last] = UInt16.max }.isConsistent)
         // A node without keys whose edge would be read.
         #expect(!Self.withTrie { _, depth, low, high in low[last] = high[last]; depth[last] = 3 }.isConsistent)
+        // Children past the last node, by their count.
+        #expect(!Self.withRecords { $0[last].childCount = 300 }.isConsistent)
         // Keys past the last key.
         #expect(!Self.withTrie { _, _, _, high in high[last] = UInt32.max }.isConsistent)
     }
