@@ -23,7 +23,15 @@ public enum Folding {
         // Bytes, not characters: a space is one byte, and grapheme breaking costs more than
         // the rest of a query's phrase match.
         guard folded.utf8.contains(0x20) else { return folded }
-        return String(decoding: folded.utf8.filter { $0 != 0x20 }, as: UTF8.self)
+        // Written in place: one allocation at most (none for a short name).
+        return String(unsafeUninitializedCapacity: folded.utf8.count) { buffer in
+            var count = 0
+            for byte in folded.utf8 where byte != 0x20 {
+                buffer[count] = byte
+                count += 1
+            }
+            return count
+        }
     }
 
     /// The words of a folded text.

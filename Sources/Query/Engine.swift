@@ -373,6 +373,12 @@ public final class SearchEngine: Sendable {
         }
         var matched: [(key: TermKey, hits: HitMap)] = []
         var deferredTexts: [TermKey] = []
+        // (Room for every clause at once: grown one term at a time, these lists cost a few
+        // allocations each per query.)
+        slots.reserveCapacity(parsed.clauses.count)
+        deferred.reserveCapacity(parsed.clauses.count)
+        matched.reserveCapacity(parsed.clauses.count)
+        deferredTexts.reserveCapacity(parsed.clauses.count)
         for entry in parsed.clauses {
             let negated = entry.negated
             switch entry.clause {

@@ -132,7 +132,11 @@ final class HitMapLease {
     private let pool: HitMapPool
     private var taken: [HitMap] = []
 
-    fileprivate init(pool: HitMapPool) { self.pool = pool }
+    fileprivate init(pool: HitMapPool) {
+        self.pool = pool
+        // A query of a few terms leases a map for each and one for a phrase.
+        taken.reserveCapacity(4)
+    }
 
     func newMap() -> HitMap {
         let map = pool.take()

@@ -172,6 +172,7 @@ public enum QueryParser {
         return query.withUTF8 { bytes -> ParsedQuery? in
             guard bytes.count <= maxLength else { return nil }
             var result = ParsedQuery(clauses: [], language: nil)
+            result.clauses.reserveCapacity(4) // (most queries: a word or a few)
             var start = -1            // byte offset of the word being read
             var startScalar = 0       // its scalar offset (what positions count)
             var scalarIndex = 0
