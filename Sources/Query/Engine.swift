@@ -79,6 +79,13 @@ public struct TermExplanation: Sendable, Equatable {
     }
 }
 
+/// A positive term and its hits. (Structs, not tuples, wherever a term is kept in an array:
+/// arrays of tuples with such payloads are copied through the runtime's generic witnesses.)
+struct TermHits {
+    var term: Term
+    var hits: HitMap
+}
+
 /// Answers queries over one immutable index snapshot. Thread-safe: its only mutable state
 /// is the pool of reusable hit maps, behind a lock.
 public final class SearchEngine: Sendable {
@@ -181,7 +188,7 @@ public final class SearchEngine: Sendable {
     struct RankedWindow {
         var window: ArraySlice<(key: UInt64, doc: Int)>
         var total: Int
-        var positives: [(term: Term, hits: HitMap)] = []
+        var positives: [TermHits] = []
         /// The hit maps the query leased (the positives' among them), given back once read.
         var maps: HitMapLease?
     }
@@ -354,9 +361,13 @@ public final class SearchEngine: Sendable {
     /// terms' hits (for explanations). `deferring` off matches every term in full (tests
     /// compare the two ways).
     func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, deferring: Bool = true, maps: HitMapLease? = nil) throws
-        -> (ranked: [(key: UInt64, doc: Int)], positives: [(term: Term, hits: HitMap)]) {
+        -> (ranked: [(key: UInt64, doc: Int)], positives: [TermHits]) {
         // Positive terms in query order; a deferred word's hits are filled in below.
-        var slots: [(term: Term, hits: HitMap?)] = []
+        struct Slot {
+            var term: Term
+            var hits: HitMap?
+        }
+        var slots: [Slot] = []
         var deferred: [(slot: Int, keys: Range<Int>, postings: Int)] = []
         var excluded: [HitMap] = []
         var filters: [(ResolvedFilter, Bool)] = []
@@ -371,7 +382,11 @@ public final class SearchEngine: Sendable {
             var language: Int?
             var negated: Bool
         }
-        var matched: [(key: TermKey, hits: HitMap)] = []
+        struct Matched {
+            var key: TermKey
+            var hits: HitMap
+        }
+        var matched: [Matched] = []
         var deferredTexts: [TermKey] = []
         // (Room for every clause at once: grown one term at a time, these lists cost a few
         // allocations each per query.)
@@ -397,28 +412,28 @@ public final class SearchEngine: Sendable {
                     deferredTexts.append(key)
                     if let words = context.deferrable(term) {
                         deferred.append((slots.count, words.keys, words.postings))
-                        slots.append((term, nil))
+                        slots.append(Slot(term: term, hits: nil))
                         continue
                     }
                 }
                 let hits = try earlier ?? context.match(term, allowTypos: !negated)
-                if earlier == nil { matched.append((key, hits)) }
+                if earlier == nil { matched.append(Matched(key: key, hits: hits)) }
                 if context.budget.isSpent { throw Self.tooBroad(term) }
-                if negated { excluded.append(hits) } else { slots.append((term, hits)) }
+                if negated { excluded.append(hits) } else { slots.append(Slot(term: term, hits: hits)) }
             case .unknownFilter(let term, let name):
                 let hits = try context.match(term, allowTypos: false)
                 if hits.isEmpty {
                     throw QueryError("unknown filter '\(name):' (filters: kind type ability gen color habitat is lang id hp atk def spa spd spe bst height weight power accuracy pp cost)",
                                      position: term.position, part: term.raw)
                 }
-                if negated { excluded.append(hits) } else { slots.append((term, hits)) }
+                if negated { excluded.append(hits) } else { slots.append(Slot(term: term, hits: hits)) }
             case .id(let id, _):
                 let hits = context.maps.newMap()
                 for doc in 0..<index.docCount where Int(index.docID[doc]) == id {
                     hits.record(doc, Hit(typos: 0, matchClass: .exact, posting: Posting(doc: doc, language: Posting.noLanguage, role: .whole, transliterated: false), displayLanguage: options.language))
                 }
                 let term = Term(text: String(id), raw: String(id), shape: .word, language: nil, position: 0)
-                if negated { excluded.append(hits) } else { slots.append((term, hits)) }
+                if negated { excluded.append(hits) } else { slots.append(Slot(term: term, hits: hits)) }
             case .filter(.kind(let kind), _, _) where !negated:
                 kinds.insert(kind)
             case .filter(let filter, let position, let part):
@@ -482,7 +497,7 @@ public final class SearchEngine: Sendable {
             candidates = intersect(slots.map { $0.hits! }, excluded: excluded, filters: filters, kindMask: kindMask,
                                    context: context, favourites: options.favourites)
         }
-        let positives = slots.map { (term: $0.term, hits: $0.hits!) }
+        let positives = slots.map { TermHits(term: $0.term, hits: $0.hits!) }
         let wordTerms = positives.map(\.term).filter { $0.shape == .word || $0.shape == .wholeWord }
         let phrase = positives.count > 1 && wordTerms.count == positives.count ? context.phraseHits(wordTerms) : nil
 
@@ -505,7 +520,7 @@ public final class SearchEngine: Sendable {
         return (ranked, positives)
     }
 
-    func results(_ window: ArraySlice<(key: UInt64, doc: Int)>, positives: [(term: Term, hits: HitMap)],
+    func results(_ window: ArraySlice<(key: UInt64, doc: Int)>, positives: [TermHits],
                  options: SearchOptions) -> SearchResults {
         let entries = window.map { entry in
             let key = entry.key
@@ -513,9 +528,9 @@ public final class SearchEngine: Sendable {
             return (doc: Int32(entry.doc), score: Int32(score))
         }
         let explanations = !options.explain ? [] : window.map { entry in
-            positives.compactMap { term, hits in
-                hits.hit(entry.doc).map { hit in
-                    TermExplanation(term: term.raw, matchClass: hit.matchClass, typos: hit.typos,
+            positives.compactMap { positive in
+                positive.hits.hit(entry.doc).map { hit in
+                    TermExplanation(term: positive.term.raw, matchClass: hit.matchClass, typos: hit.typos,
                                     language: hit.language.map { Language.codes[$0] }, role: Self.roleLabel(hit.role),
                                     transliterated: hit.isTransliterated)
                 }
