@@ -147,9 +147,9 @@ public enum QueryParser {
             var text = token.text
             var negated = false
             var position = token.position
-            if !token.quoted && text.hasPrefix("-") && text.count > 1 {
+            if !token.quoted && text.utf8.first == UInt8(ascii: "-") && text.utf8.count > 1 {
                 negated = true
-                text.removeFirst()
+                text.unicodeScalars.removeFirst()
                 position += 1
             }
             if let clause = try clause(text, quoted: token.quoted, position: position, query: &result) {
@@ -295,22 +295,26 @@ public enum QueryParser {
 
     static func clause(_ text: String, quoted: Bool, position: Int, query: inout ParsedQuery) throws -> Clause? {
         if quoted { return try term(text, raw: text, position: position) }
+        // The syntax characters are ASCII: found among the bytes, not the characters (grapheme
+        // breaking cost a filter query a third of its time).
+        let bytes = text.utf8
         // Bare number: id lookup.
-        if let number = Int(text), text.allSatisfy(\.isASCII) { return .id(number, position: position) }
+        if let number = Int(text), bytes.allSatisfy({ $0 < 0x80 }) { return .id(number, position: position) }
         // @xx:term
-        if text.hasPrefix("@"), let colon = text.firstIndex(of: ":") {
-            let code = String(text[text.index(after: text.startIndex)..<colon])
+        if bytes.first == UInt8(ascii: "@"), let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+            let code = String(text[bytes.index(after: text.startIndex)..<colon])
             guard let language = Language.index(of: code) else {
                 throw QueryError("unknown language '\(code)' (known: \(Language.codes.joined(separator: ", ")))", position: position, part: text)
             }
-            let rest = String(text[text.index(after: colon)...])
+            let rest = String(text[bytes.index(after: colon)...])
             if rest.isEmpty { query.language = language; return nil }
             guard var t = try termValue(rest, raw: rest, position: position + code.count + 2) else { return nil }
             t.language = language
             return .term(t)
         }
         // name<op>value with a comparison operator.
-        if let opIndex = text.firstIndex(where: { $0 == ">" || $0 == "<" || $0 == "=" }), opIndex != text.startIndex {
+        if let opIndex = bytes.firstIndex(where: { $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "=") }),
+           opIndex != text.startIndex {
             let name = text[..<opIndex].lowercased()
             if let column = numericFilters[name] {
                 return .filter(.number(column, try comparison(String(text[opIndex...]), part: text, position: position), label: name),
@@ -321,9 +325,9 @@ public enum QueryParser {
             }
         }
         // name:value
-        if let colon = text.firstIndex(of: ":"), colon != text.startIndex {
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != text.startIndex {
             let name = text[..<colon].lowercased()
-            let value = String(text[text.index(after: colon)...])
+            let value = String(text[bytes.index(after: colon)...])
             if value.isEmpty {
                 // "Type:" as in "Type: Null": not a filter, a word.
                 return try term(String(text[..<colon]), raw: text, position: position)
