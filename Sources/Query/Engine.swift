@@ -235,11 +235,10 @@ public final class SearchEngine: Sendable {
         let offset = max(0, min(options.offset, SearchOptions.maxOffset))
         let wanted = offset + limit
         let bytes = Array(term.text.utf8)
-        let tops = index.tops
         guard wanted <= PrefixTops.capacity, let node = index.prefixNode(bytes) else { return nil }
         // The node's list (names only for a completion: a list ending in fields, or not full,
         // holds every name of the range), and the entries the word adds to it.
-        let list = completion ? tops.names(node) : Int(tops.start[node])..<Int(tops.start[node + 1])
+        let list = completion ? index.tops.names(node) : Int(index.tops.start[node])..<Int(index.tops.start[node + 1])
         if completion { guard !list.isEmpty, list.count >= wanted || list.count < PrefixTops.capacity else { return nil } }
         // (Given room for two windows' worth where entries come: grown one at a time, the
         // array cost more than the entries.)
@@ -257,14 +256,14 @@ public final class SearchEngine: Sendable {
         }
         var total = 0
         if !completion {
-            total = Int(tops.distinctDocs[node])
+            total = Int(index.tops.distinctDocs[node])
             if Self.isLongEnoughForSubstrings(bytes) {
                 // Names containing the word further in: ranked with the list (a document
                 // listed for a field may rank higher by such a name), and counted once unless
                 // already in the range. The list holds distinct documents, best first: once it
                 // has the window's worth, an entry not below its last can enter no window
                 // (a common piece, "meg", has thousands, none of them needed).
-                var cutoff = list.count >= wanted && wanted > 0 ? tops.entries[list.lowerBound + wanted - 1] : .max
+                var cutoff = list.count >= wanted && wanted > 0 ? index.tops.entries[list.lowerBound + wanted - 1] : .max
                 // The documents found, each once (a pooled map: no document-sized array to
                 // clear and scan per query).
                 let maps = hitMaps.lease()
@@ -312,7 +311,7 @@ public final class SearchEngine: Sendable {
                     }
                     for doc in found.docs where !inRange.contains(Int(doc)) { total += 1 }
                 } else {
-                    for doc in found.docs where !tops.hasKey(Int(doc), in: keyRange) { total += 1 }
+                    for doc in found.docs where !index.tops.hasKey(Int(doc), in: keyRange) { total += 1 }
                 }
             }
         }
@@ -324,8 +323,8 @@ public final class SearchEngine: Sendable {
         var next = list.lowerBound, nextAdded = 0
         while window.count < wanted {
             let entry: UInt32
-            if next < list.upperBound && (nextAdded == added.count || tops.entries[next] <= added[nextAdded]) {
-                entry = tops.entries[next]
+            if next < list.upperBound && (nextAdded == added.count || index.tops.entries[next] <= added[nextAdded]) {
+                entry = index.tops.entries[next]
                 next += 1
             } else if nextAdded < added.count {
                 entry = added[nextAdded]
