@@ -15,8 +15,12 @@ extension IndexSnapshot {
     /// ends at, or ends inside the edge of), or nil when no key starts with it. A walk down
     /// the trie: a few comparisons a byte.
     public func prefixNode(_ prefix: [UInt8]) -> Int? {
+        prefix.withUnsafeBufferPointer { prefixNode($0) }
+    }
+
+    public func prefixNode(_ prefix: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !prefix.isEmpty, !trieNodes.isEmpty else { return nil }
-        return withTrie { $0.descend(from: 0, at: 0, through: prefix[...])?.node }
+        return withTrie { $0.descend(from: 0, at: 0, through: prefix)?.node }
     }
 
     /// Calls `body` with the trie's arrays as raw pointers, for loops that read them a byte
@@ -83,7 +87,12 @@ extension IndexSnapshot {
     /// keys in `skipping` (a caller's prefix range, whose keys it handles itself).
     public func forEachKeyContaining(_ needle: [UInt8], skipping: Range<Int> = 0..<0,
                                      _ body: (_ key: Int, _ offset: Int) -> Void) {
-        let found = needle.withUnsafeBufferPointer { suffixes.suffixes(startingWith: $0) }
+        needle.withUnsafeBufferPointer { forEachKeyContaining($0, skipping: skipping, body) }
+    }
+
+    public func forEachKeyContaining(_ needle: UnsafeBufferPointer<UInt8>, skipping: Range<Int> = 0..<0,
+                                     _ body: (_ key: Int, _ offset: Int) -> Void) {
+        let found = suffixes.suffixes(startingWith: needle)
         guard !found.isEmpty else { return }
         @inline(__always) func report(_ key: Int, _ suffixLength: Int) {
             let length = keys.length(key)

@@ -141,9 +141,8 @@ public final class SearchEngine: Sendable {
         let needle = Array(symbols.utf8)
         let kindMask = options.kinds.reduce(0) { $0 | (1 << $1.rank) }
         // Each document's best placement (class and language bit), in a pooled map.
-        let maps = hitMaps.lease()
-        defer { maps.release() }
-        let best = maps.newMap()
+        let best = hitMaps.take()
+        defer { hitMaps.giveBack(CollectionOfOne(best)) }
         index.forEachNameHolding(needle) { doc, entry, offset in
             guard kindMask == 0 || kindMask & (1 << Int(index.docKind[doc])) != 0 else { return }
             let name = index.nameTexts.range(entry)
@@ -233,9 +232,15 @@ public final class SearchEngine: Sendable {
               case .term(let term) = parsed.clauses[0].clause, term.shape == .word, term.language == nil else { return nil }
         let limit = max(0, min(options.limit, SearchOptions.maxLimit))
         let offset = max(0, min(options.offset, SearchOptions.maxOffset))
-        let wanted = offset + limit
-        let bytes = Array(term.text.utf8)
-        guard wanted <= PrefixTops.capacity, let node = index.prefixNode(bytes) else { return nil }
+        guard offset + limit <= PrefixTops.capacity else { return nil }
+        // The word's bytes in place (a short word's on the stack), not copied into an array.
+        var word = term.text
+        return word.withUTF8 { answerFromTops(word: $0, wanted: offset + limit, offset: offset, completion: completion) }
+    }
+
+    /// The answer above for the word's bytes, `wanted` documents (the page's end) at most.
+    func answerFromTops(word bytes: UnsafeBufferPointer<UInt8>, wanted: Int, offset: Int, completion: Bool) -> RankedWindow? {
+        guard let node = index.prefixNode(bytes) else { return nil }
         // The node's list (names only for a completion: a list ending in fields, or not full,
         // holds every name of the range), and the entries the word adds to it.
         let list = completion ? index.tops.names(node) : Int(index.tops.start[node])..<Int(index.tops.start[node + 1])
@@ -266,9 +271,8 @@ public final class SearchEngine: Sendable {
                 var cutoff = list.count >= wanted && wanted > 0 ? index.tops.entries[list.lowerBound + wanted - 1] : .max
                 // The documents found, each once (a pooled map: no document-sized array to
                 // clear and scan per query).
-                let maps = hitMaps.lease()
-                defer { maps.release() }
-                let found = maps.newMap()
+                let found = hitMaps.take()
+                defer { hitMaps.giveBack(CollectionOfOne(found)) }
                 added.reserveCapacity(2 * wanted)
                 // A key holding the word further in, first at `offset` (classified only when an
                 // entry may enter the window: a name word's start ranks best).
@@ -305,7 +309,8 @@ public final class SearchEngine: Sendable {
                 // names, few start with it), the range's documents marked first.
                 let rangePostings = Int(index.postingStart[keyRange.upperBound] - index.postingStart[keyRange.lowerBound])
                 if rangePostings <= 16 * found.count {
-                    let inRange = maps.newMap()
+                    let inRange = hitMaps.take()
+                    defer { hitMaps.giveBack(CollectionOfOne(inRange)) }
                     for p in index.postingRange(key: keyRange.lowerBound).lowerBound..<Int(index.postingStart[keyRange.upperBound]) {
                         inRange.record(Int(index.postings[p] >> 8), Hit(raw: 0))
                     }

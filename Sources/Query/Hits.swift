@@ -115,11 +115,13 @@ final class HitMapPool: Sendable {
 
     func lease() -> HitMapLease { HitMapLease(pool: self) }
 
-    fileprivate func take() -> HitMap {
+    /// A map to fill; give it back (cleared) with `giveBack` once read. A query's maps come
+    /// through a lease; a scratch map in one function can be taken and given back directly.
+    func take() -> HitMap {
         idle.withLock { $0.popLast() } ?? HitMap(docCount: docCount)
     }
 
-    fileprivate func giveBack(_ maps: [HitMap]) {
+    func giveBack(_ maps: some Collection<HitMap>) {
         for map in maps { map.clear() }
         idle.withLock { idle in
             idle.append(contentsOf: maps.prefix(max(0, Self.capacity - idle.count)))
