@@ -18,6 +18,7 @@ extension IndexSnapshot {
         prefix.withUnsafeBufferPointer { prefixNode($0) }
     }
 
+    /// The same, for bytes in place (a caller's word, without an array).
     public func prefixNode(_ prefix: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !prefix.isEmpty, !trieNodes.isEmpty else { return nil }
         return withTrie { $0.descend(from: 0, at: 0, through: prefix)?.node }
@@ -90,6 +91,7 @@ extension IndexSnapshot {
         needle.withUnsafeBufferPointer { forEachKeyContaining($0, skipping: skipping, body) }
     }
 
+    /// The same, for bytes in place.
     public func forEachKeyContaining(_ needle: UnsafeBufferPointer<UInt8>, skipping: Range<Int> = 0..<0,
                                      _ body: (_ key: Int, _ offset: Int) -> Void) {
         let found = suffixes.suffixes(startingWith: needle)

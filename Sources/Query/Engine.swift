@@ -311,7 +311,7 @@ public final class SearchEngine: Sendable {
                 if rangePostings <= 16 * found.count {
                     let inRange = hitMaps.take()
                     defer { hitMaps.giveBack(CollectionOfOne(inRange)) }
-                    for p in index.postingRange(key: keyRange.lowerBound).lowerBound..<Int(index.postingStart[keyRange.upperBound]) {
+                    for p in Int(index.postingStart[keyRange.lowerBound])..<Int(index.postingStart[keyRange.upperBound]) {
                         inRange.record(Int(index.postings[p] >> 8), Hit(raw: 0))
                     }
                     for doc in found.docs where !inRange.contains(Int(doc)) { total += 1 }
