@@ -1,8 +1,9 @@
 @testable import Index
 import Testing
 
-/// The stored index is read back byte for byte, and a damaged trie is refused on load
-/// (a rebuild follows) rather than read out of bounds.
+/// The stored index is read back byte for byte, a damaged trie is refused on load (a rebuild
+/// follows) rather than read out of bounds, and the names holding a text as written are those
+/// a scan of every name finds.
 @Suite("Index snapshot")
 struct IndexSnapshotTests {
     @Test func aSnapshotReadsBackAsItWasWritten() throws {
@@ -59,5 +60,31 @@ struct IndexSnapshotTests {
         #expect(!Self.withRecords { $0[last].childCount = 300 }.isConsistent)
         // Keys past the last key.
         #expect(!Self.withTrie { _, _, _, high in high[last] = UInt32.max }.isConsistent)
+    }
+
+    /// Symbols and other text as written (what symbol queries look for), among them text
+    /// that also sits across two neighbouring names of the pool.
+    @Test(arguments: ["★", "?", "??", "!", "♀", ".", "-", "'", "(", "é", "ー", "X", "mega"])
+    func namesHoldingATextAreTheNamesAScanFinds(_ text: String) {
+        let index = Fixture.engine.index
+        let needle = Array(text.utf8)
+        var expected: [[Int]] = []
+        needle.withUnsafeBufferPointer { needle in
+            index.nameTexts.bytes.withUnsafeBufferPointer { bytes in
+                for doc in 0..<index.docCount {
+                    for entry in Int(index.nameStart[doc])..<Int(index.nameStart[doc + 1]) {
+                        let name = UnsafeBufferPointer(rebasing: bytes[index.nameTexts.range(entry)])
+                        if let offset = IndexSnapshot.firstOffset(of: needle, in: name) { expected.append([doc, entry, offset]) }
+                    }
+                }
+            }
+        }
+        var found: [[Int]] = []
+        index.forEachNameHolding(needle) { found.append([$0, $1, $2]) }
+        #expect(!expected.isEmpty, "'\(text)': no name holds it, the comparison says nothing")
+        // Compared entry by entry, so that a failure names the first difference, not thousands.
+        let firstDifference = zip(found, expected).first { $0 != $1 }.map { "reported \($0.0), a scan finds \($0.1)" }
+        #expect(found.count == expected.count, "'\(text)': \(found.count) names reported, a scan finds \(expected.count)")
+        #expect(firstDifference == nil, "'\(text)': \(firstDifference ?? "")")
     }
 }
