@@ -145,10 +145,8 @@ extension IndexSnapshot {
     /// bound on the work of one query.
     public func typoMatches(_ term: [UInt32], maxEdits: Int, steps: inout Int) -> [(keys: Range<Int>, distance: Int)] {
         guard maxEdits > 0, !term.isEmpty, steps > 0 else { return [] }
-        let asciiOnly = term.allSatisfy { $0 < 0x80 }
-        var search = TypoSearch(index: self, term: term, maxEdits: maxEdits, asciiOnly: asciiOnly,
-                                split: asciiOnly && term.count >= TypoSearch.minimumSplitLength ? term.count / 2 : nil,
-                                budget: steps)
+        var search = TypoSearch(index: self, term: term, maxEdits: maxEdits,
+                                split: term.count >= TypoSearch.minimumSplitLength ? term.count / 2 : nil, budget: steps)
         search.run()
         steps = search.budget
         return search.found
@@ -181,6 +179,18 @@ struct TrieView {
         return firstByte[base] == byte ? base : nil
     }
 
+    typealias Place = (node: Int, position: Int)
+
+    /// Where `byte` leads from a place, or nil when no key goes on that way.
+    @inline(__always) func step(_ place: Place?, _ byte: UInt8) -> Place? {
+        guard let place else { return nil }
+        let depth = Int(nodes[place.node].depth)
+        if place.position < depth {
+            return bytes[Int(offsets[Int(nodes[place.node].keyLow)]) + place.position] == byte ? (place.node, place.position + 1) : nil
+        }
+        return child(of: place.node, startingWith: byte).map { ($0, depth + 1) }
+    }
+
     /// Where reading `path` down from byte `position` of `node`'s edge leads, or nil when
     /// no key goes on that way. A node's first key is read only where its edge is longer
     /// than the byte that chose it.
@@ -205,31 +215,37 @@ struct TrieView {
     }
 }
 
-/// Depth-first walk of the radix trie, one Unicode scalar at a time (edges hold several
-/// bytes; scalars may span edges), running a bit-parallel Levenshtein automaton with
-/// transpositions (Wu–Manber with the optimal-string-alignment step): for each number of
-/// edits i ≤ budget, bit j of `state[i]` says "the first j scalars of the term align with
-/// the path so far in at most i edits". A branch is pruned when no state is left within
-/// the budget, or none could beat the distance already found on its path. A node whose
-/// path aligns with the whole term yields its key range: those keys have a prefix within
-/// that many edits.
+/// Keys with a prefix within a few edits of a term, found down the radix trie.
 ///
-/// Edits near the root reach much of the trie (every child of every node on the way), so a
-/// Latin term of seven scalars or more is split in halves: an alignment within the budget
-/// spends less than all of it before the first half's last scalar, or all of it and none on
-/// the rest. The walk takes the first case (no state at the last level short of that scalar:
-/// with one edit, the first half is read exactly; with two, about a quarter of the steps);
-/// the second is looked up through the suffix array by the rest, which then appears exactly
-/// in a key within the budget of where the half ends (`runExactTail`).
+/// A Latin (ASCII) term, most typos, is searched by making its edits (`EditEnumeration`):
+/// each edit is tried only where the trie holds the term up to it, with the bytes the trie
+/// has there, and the rest is read as written; a way ends at the first byte the trie lacks.
+/// Edits near the root reach much of the trie (dozens of bytes at each of the first
+/// places), so a term of seven scalars or more is split in halves: an alignment within the
+/// budget makes its last edit at or after the first half's last scalar, or leaves the rest
+/// as written. The enumeration takes the first case; the second is looked up through the
+/// suffix array by the rest, which then appears exactly in a key within the budget of where
+/// the half ends (`runExactTail`).
+///
+/// Other terms (kana, hangul, accented letters: scalars of several bytes, which may span
+/// edges) are searched by a depth-first walk one Unicode scalar at a time, running a
+/// bit-parallel Levenshtein automaton with transpositions (Wu–Manber with the
+/// optimal-string-alignment step): for each number of edits i ≤ budget, bit j of
+/// `state[i]` says "the first j scalars of the term align with the path so far in at most i
+/// edits". A branch is pruned when no state is left within the budget, or none could beat
+/// the distance already found on its path. A node whose path aligns with the whole term
+/// yields its key range: those keys have a prefix within that many edits. Such terms are
+/// short (names in those scripts are), which keeps the walk small.
 struct TypoSearch {
     let index: IndexSnapshot
     let term: [UInt32]
     let maxEdits: Int
+    /// Whether the term is all ASCII (then only ASCII keys are compared with it).
     let asciiOnly: Bool
-    /// For a split search, the length of the first half.
+    /// For a split search (ASCII terms only), the length of the first half.
     let split: Int?
     var found: [(keys: Range<Int>, distance: Int)] = []
-    /// Scalars left to step.
+    /// Steps left (bytes read, scalars stepped).
     var budget: Int
 
     /// Terms longer than this (bits of a word, less one) get no typo search.
@@ -238,12 +254,12 @@ struct TypoSearch {
     /// scalars: a narrow range of the suffix array).
     static let minimumSplitLength = 7
 
-    init(index: IndexSnapshot, term: [UInt32], maxEdits: Int, asciiOnly: Bool, split: Int? = nil, budget: Int) {
+    init(index: IndexSnapshot, term: [UInt32], maxEdits: Int, split: Int? = nil, budget: Int) {
         self.index = index
         self.term = term
         self.maxEdits = maxEdits
-        self.asciiOnly = asciiOnly
-        self.split = split
+        asciiOnly = term.allSatisfy { $0 < 0x80 }
+        self.split = asciiOnly ? split : nil
         self.budget = budget
     }
 
@@ -252,15 +268,11 @@ struct TypoSearch {
         let term: [UInt32]
         let length: Int
         let maxEdits: Int
-        let asciiOnly: Bool
         /// Bit j + 1 set where term[j] is the scalar (ASCII scalars precomputed).
         let asciiMasks: [UInt64]
         /// The term's UTF-8, and where each of its scalars starts in it (plus the end).
         let termBytes: [UInt8]
         let scalarStarts: [Int]
-        /// The alignments kept at the last level (`maxEdits` edits): all, or for a split
-        /// search only those past the first half.
-        let lastLevelKeeps: UInt64
         /// States per path length: (maxEdits + 1) words each, and the scalar read there.
         let states: UnsafeMutablePointer<UInt64>
         let path: UnsafeMutablePointer<UInt32>
@@ -292,7 +304,6 @@ struct TypoSearch {
                     } else if byte < 0x80 {
                         partial = UInt32(byte)
                     } else {
-                        if asciiOnly { return }
                         if byte >= 0xF0 { partial = UInt32(byte & 0x07); pending = 3 } else if byte >= 0xE0 { partial = UInt32(byte & 0x0F); pending = 2 } else { partial = UInt32(byte & 0x1F); pending = 1 }
                         continue
                     }
@@ -333,8 +344,6 @@ struct TypoSearch {
                             continue
                         }
                         visit(node: child, from: depth + 1, scalars: scalars + 1, partial: UInt32(byte), pending: 0, best: childBest)
-                        continue
-                    } else if asciiOnly {
                         continue
                     }
                 }
@@ -413,7 +422,6 @@ struct TypoSearch {
                     if let before { next |= (before[i - 1] << 2) & transposable }
                 }
                 next &= all
-                if i == maxEdits { next &= lastLevelKeeps }
                 current[i] = next
                 if next != 0 && minimum == Int.max { minimum = i }
                 if next & full != 0 && distance == Int.max { distance = i }
@@ -424,28 +432,35 @@ struct TypoSearch {
 
     mutating func run() {
         guard index.keys.count > 0, !index.keys.bytes.isEmpty, term.count <= Self.maxTermLength else { return }
+        if asciiOnly { runEnumeration() } else { runAutomaton() }
+    }
+
+    mutating func runEnumeration() {
+        let termBytes = term.map { UInt8($0) }
+        let lastEditFrom = split.map { $0 - 1 } ?? 0
+        let maxEdits = self.maxEdits
+        var budget = self.budget
+        found = index.withTrie { trie in
+            termBytes.withUnsafeBufferPointer { term in
+                var enumeration = EditEnumeration(trie: trie, term: term, lastEditFrom: lastEditFrom, budget: budget)
+                enumeration.walk(from: (0, 0), at: 0, editsLeft: maxEdits, used: 0)
+                budget = enumeration.budget
+                return enumeration.found
+            }
+        }
+        self.budget = budget
+        if let split { runExactTail(split: split, termBytes: termBytes) }
+    }
+
+    mutating func runAutomaton() {
         let k = maxEdits + 1
         // Past term length + budget scalars, no alignment is within budget.
         let maxDepth = term.count + maxEdits + 1
         let states = UnsafeMutablePointer<UInt64>.allocate(capacity: (maxDepth + 1) * k)
         let path = UnsafeMutablePointer<UInt32>.allocate(capacity: maxDepth + 1)
         defer { states.deallocate(); path.deallocate() }
-        // A split search keeps no alignment at the last level short of the first half's last
-        // scalar (bit split - 1 and below): one that is, or that a transposition carries across
-        // from there, goes on exactly from `split` on: the second case's.
-        let lastLevelKeeps = split.map { ~((UInt64(1) << UInt64($0)) &- 1) } ?? ~0
         // Before any scalar, i edits delete the term's first i scalars.
         for i in 0..<k { states[i] = (UInt64(1) << UInt64(min(i, term.count) + 1)) &- 1 }
-        states[maxEdits] &= lastLevelKeeps
-        // With one edit, a split search reads the first split - 2 scalars as written: an edit
-        // among them leaves every alignment short of split - 1, where none is kept. (The
-        // children of the nodes near the root, dozens each, are then never stepped.)
-        let exact = maxEdits == 1 ? max(0, (split ?? 0) - 2) : 0
-        for q in 0..<exact {
-            path[q] = term[q]
-            states[(q + 1) * k] = UInt64(1) << UInt64(q + 1)
-            states[(q + 1) * k + 1] = 0
-        }
         var asciiMasks = [UInt64](repeating: 0, count: 128)
         for (j, scalar) in term.enumerated() where scalar < 128 { asciiMasks[Int(scalar)] |= 1 << UInt64(j + 1) }
         var termBytes: [UInt8] = []
@@ -455,22 +470,104 @@ struct TypoSearch {
             UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}") { termBytes.append($0) }
         }
         scalarStarts.append(termBytes.count)
-        let index = self.index
         let term = self.term
         let maxEdits = self.maxEdits
-        let asciiOnly = self.asciiOnly
-        let steps = budget - exact
+        let steps = budget
         (found, budget) = index.withTrie { trie in
-            var walk = Walk(trie: trie, term: term, length: term.count, maxEdits: maxEdits, asciiOnly: asciiOnly,
+            var walk = Walk(trie: trie, term: term, length: term.count, maxEdits: maxEdits,
                             asciiMasks: asciiMasks, termBytes: termBytes, scalarStarts: scalarStarts,
-                            lastLevelKeeps: lastLevelKeeps, states: states, path: path, maxDepth: maxDepth, budget: steps)
-            // (ASCII: the exact scalars are as many bytes.)
-            if let start = trie.descend(from: 0, at: 0, through: termBytes[0..<exact]) {
-                walk.visit(node: start.node, from: start.position, scalars: exact, partial: 0, pending: 0, best: Int.max)
-            }
+                            states: states, path: path, maxDepth: maxDepth, budget: steps)
+            walk.visit(node: 0, from: 0, scalars: 0, partial: 0, pending: 0, best: Int.max)
             return (walk.found, walk.budget)
         }
-        if let split { runExactTail(split: split, termBytes: termBytes) }
+    }
+
+    /// Keys within the edits of an ASCII term (or having a prefix that is), without the
+    /// automaton: the term is read down the trie, and at each byte i it reaches, each edit
+    /// (byte i deleted, replaced or preceded by another byte, swapped with byte i + 1) is
+    /// made there and the rest of the term read on from where it leads, with the edits left
+    /// (the same way) or, after the last, as written. Where the term is read to its end, the
+    /// node reached holds keys with a prefix that many edits from it. A replacement or an
+    /// insertion tries only the bytes the trie has at that place (dozens near the root, one
+    /// inside an edge), and each way stops at the first byte the trie lacks: no automaton
+    /// stepped on every child, no subtree entered that the term does not go on into.
+    /// Every alignment is made this way with its edits in term order (two edits at one place,
+    /// a byte inserted after a byte replaced, come one after the other); one is reported
+    /// more than once where two edit sequences give the same key, harmless to a hit map.
+    struct EditEnumeration {
+        let trie: TrieView
+        let term: UnsafeBufferPointer<UInt8>
+        /// The last edit is made at this byte or later (a split search: the alignments whose
+        /// edits all come earlier leave the second half as written, the other case's).
+        let lastEditFrom: Int
+        var found: [(keys: Range<Int>, distance: Int)] = []
+        /// Bytes left to read, so that no term can make the search unbounded.
+        var budget: Int
+
+        init(trie: TrieView, term: UnsafeBufferPointer<UInt8>, lastEditFrom: Int, budget: Int) {
+            self.trie = trie
+            self.term = term
+            self.lastEditFrom = lastEditFrom
+            self.budget = budget
+            found.reserveCapacity(8)
+        }
+
+        /// Reads the term from byte `j` on, down from `start`, making up to `editsLeft` edits
+        /// on the way (`used` made before).
+        mutating func walk(from start: TrieView.Place, at j: Int, editsLeft: Int, used: Int) {
+            let n = term.count
+            var place = start
+            var i = j
+            while budget > 0 {
+                if i == n {
+                    found.append((trie.keys(place.node), used))
+                    return
+                }
+                let byte = term[i]
+                if editsLeft > 0 && (editsLeft > 1 || i >= lastEditFrom) {
+                    budget -= 1
+                    // Deleted; swapped with the next byte.
+                    edited(place, at: i + 1, editsLeft: editsLeft, used: used)
+                    if i + 1 < n && term[i + 1] != byte, let swapped = trie.step(trie.step(place, term[i + 1]), byte) {
+                        edited(swapped, at: i + 2, editsLeft: editsLeft, used: used)
+                    }
+                    // Replaced by, or preceded by, each other byte the trie has here (inserting
+                    // the term's own byte here is inserting it after this byte: the next place's).
+                    let depth = Int(trie.nodes[place.node].depth)
+                    if place.position < depth {
+                        let other = trie.bytes[Int(trie.offsets[Int(trie.nodes[place.node].keyLow)]) + place.position]
+                        if other < 0x80 && other != byte {
+                            edited((place.node, place.position + 1), at: i + 1, editsLeft: editsLeft, used: used)
+                            edited((place.node, place.position + 1), at: i, editsLeft: editsLeft, used: used)
+                        }
+                    } else {
+                        for child in trie.nodes[place.node].children {
+                            let other = trie.firstByte[child]
+                            guard other < 0x80 && other != byte else { continue }
+                            budget -= 1
+                            edited((child, depth + 1), at: i + 1, editsLeft: editsLeft, used: used)
+                            edited((child, depth + 1), at: i, editsLeft: editsLeft, used: used)
+                        }
+                    }
+                }
+                guard let following = trie.step(place, byte) else { return }
+                place = following
+                i += 1
+            }
+        }
+
+        /// Goes on after an edit that led to `place`, the term to read from byte `j` on: as
+        /// written after the last edit, else with the edits left.
+        @inline(__always) mutating func edited(_ place: TrieView.Place, at j: Int, editsLeft: Int, used: Int) {
+            if editsLeft > 1 {
+                walk(from: place, at: j, editsLeft: editsLeft - 1, used: used + 1)
+                return
+            }
+            budget -= term.count - j
+            if let end = trie.descend(from: place.node, at: place.position, through: UnsafeBufferPointer(rebasing: term[j...])) {
+                found.append((trie.keys(end.node), used + 1))
+            }
+        }
     }
 
     /// The second case of a split search: every edit within the first `split` scalars, the
