@@ -264,15 +264,21 @@ struct MatchContext {
         }
         // A substring hit is at best a word prefix (class 2) in the display language.
         guard substrings, best >> 8 >= 2 << 1 else { return best == .max ? nil : best }
-        // Names containing the word further in (keys in `keys` start with it).
+        // Names containing the word further in (keys in `keys` start with it). A name in
+        // several languages is one key with a posting for each, side by side: it is searched
+        // once.
+        var searchedKey = -1
+        var searchedClass: MatchClass? = nil
         for i in Int(tops.docKeyStart[doc])..<end {
             let entry = tops.docPostings[i]
             let role = (entry >> 1) & 7
             let key = Int(entry >> 8)
-            guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue, !keys.contains(key),
-                  let offset = index.keyOffset(of: bytes, in: key),
-                  let matchClass = index.containmentClass(key: key, offset: offset),
-                  !completion || matchClass == .laterWordPrefix else { continue }
+            guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue, !keys.contains(key) else { continue }
+            if key != searchedKey {
+                searchedKey = key
+                searchedClass = index.keyOffset(of: bytes, in: key).flatMap { index.containmentClass(key: key, offset: $0) }
+            }
+            guard let matchClass = searchedClass, !completion || matchClass == .laterWordPrefix else { continue }
             consider(entry, UInt32(matchClass.rawValue))
         }
         return best == .max ? nil : best
