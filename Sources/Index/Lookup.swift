@@ -58,10 +58,8 @@ extension IndexSnapshot {
     public func keyString(_ key: Int) -> String { keys.string(key) }
 
     /// The byte offset of the first occurrence of `needle` in key `key`, if any.
-    public func keyOffset(of needle: [UInt8], in key: Int) -> Int? {
-        keys.bytes.withUnsafeBufferPointer { bytes in
-            needle.withUnsafeBufferPointer { n in Self.firstOffset(of: n, in: UnsafeBufferPointer(rebasing: bytes[keys.range(key)])) }
-        }
+    public func keyOffset(of needle: UnsafeBufferPointer<UInt8>, in key: Int) -> Int? {
+        keys.bytes.withUnsafeBufferPointer { bytes in Self.firstOffset(of: needle, in: UnsafeBufferPointer(rebasing: bytes[keys.range(key)])) }
     }
 
     /// The byte offset of the first occurrence of `needle` in `haystack`, if any.

@@ -390,30 +390,36 @@ public final class SearchEngine: Sendable {
             var key: TermKey
             var hits: HitMap
         }
+        func termKey(_ entry: QueryClause) -> TermKey? {
+            guard case .term(let term) = entry.clause else { return nil }
+            let shape: Int
+            switch term.shape {
+            case .word: shape = 0
+            case .wholeWord: shape = 1
+            case .phrase: shape = 2
+            case .wildcard: shape = 3
+            }
+            // A wildcard's folded text has lost its `*` and `?`: the raw pattern tells them apart.
+            return TermKey(text: shape == 3 ? term.raw : term.text, shape: shape, language: term.language, negated: entry.negated)
+        }
+        // The terms are kept apart only when one repeats (most queries: none does).
+        let repeats = parsed.clauses.indices.contains { i in
+            termKey(parsed.clauses[i]).map { key in parsed.clauses[..<i].contains { termKey($0) == key } } ?? false
+        }
         var matched: [Matched] = []
         var deferredTexts: [TermKey] = []
         // (Room for every clause at once: grown one term at a time, these lists cost a few
         // allocations each per query.)
         slots.reserveCapacity(parsed.clauses.count)
         deferred.reserveCapacity(parsed.clauses.count)
-        matched.reserveCapacity(parsed.clauses.count)
-        deferredTexts.reserveCapacity(parsed.clauses.count)
         for entry in parsed.clauses {
             let negated = entry.negated
             switch entry.clause {
             case .term(let term):
-                let shape: Int
-                switch term.shape {
-                case .word: shape = 0
-                case .wholeWord: shape = 1
-                case .phrase: shape = 2
-                case .wildcard: shape = 3
-                }
-                // A wildcard's folded text has lost its `*` and `?`: the raw pattern tells them apart.
-                let key = TermKey(text: shape == 3 ? term.raw : term.text, shape: shape, language: term.language, negated: negated)
-                let earlier = matched.first { $0.key == key }?.hits
-                if deferring, !negated, earlier == nil, !deferredTexts.contains(key) {
-                    deferredTexts.append(key)
+                let key = repeats ? termKey(entry) : nil
+                let earlier = key.flatMap { key in matched.first { $0.key == key }?.hits }
+                if deferring, !negated, earlier == nil, !(key.map(deferredTexts.contains) ?? false) {
+                    if let key { deferredTexts.append(key) }
                     if let words = context.deferrable(term) {
                         deferred.append((slots.count, words.keys, words.postings))
                         slots.append(Slot(term: term, hits: nil))
@@ -421,7 +427,7 @@ public final class SearchEngine: Sendable {
                     }
                 }
                 let hits = try earlier ?? context.match(term, allowTypos: !negated)
-                if earlier == nil { matched.append(Matched(key: key, hits: hits)) }
+                if let key, earlier == nil { matched.append(Matched(key: key, hits: hits)) }
                 if context.budget.isSpent { throw Self.tooBroad(term) }
                 if negated { excluded.append(hits) } else { slots.append(Slot(term: term, hits: hits)) }
             case .unknownFilter(let term, let name):
@@ -474,20 +480,22 @@ public final class SearchEngine: Sendable {
             if word.postings <= (substrings ? 16 : 4) * candidates.count {
                 try matchInFull(word.slot)
                 let hits = slots[word.slot].hits!
-                candidates.removeAll { !hits.contains($0) }
+                candidates.removeAll { !hits.contains(Int($0)) }
                 continue
             }
-            let bytes = Array(term.text.utf8)
             let hits = context.maps.newMap()
-            for doc in candidates {
-                if let raw = context.wordHit(term, bytes: bytes, keys: word.keys, substrings: substrings, doc: doc) {
-                    hits.record(doc, Hit(raw: raw))
+            var text = term.text
+            text.withUTF8 { bytes in
+                for doc in candidates {
+                    if let raw = context.wordHit(term, bytes: bytes, keys: word.keys, substrings: substrings, doc: Int(doc)) {
+                        hits.record(Int(doc), Hit(raw: raw))
+                    }
                 }
             }
             context.budget.postings -= candidates.count
             slots[word.slot].hits = hits
             partial.append(word.slot)
-            candidates.removeAll { !hits.contains($0) }
+            candidates.removeAll { !hits.contains(Int($0)) }
         }
         let misspelt = candidates.isEmpty && slots.count > 1 ? slots.indices.filter { context.mayBeMisspelt(slots[$0].term) } : []
         if !misspelt.isEmpty {
@@ -505,19 +513,19 @@ public final class SearchEngine: Sendable {
                                    context: context, favourites: options.favourites)
         }
         let positives = slots.map { TermHits(term: $0.term, hits: $0.hits!) }
-        let wordTerms = positives.map(\.term).filter { $0.shape == .word || $0.shape == .wholeWord }
-        let phrase = positives.count > 1 && wordTerms.count == positives.count ? context.phraseHits(wordTerms) : nil
+        let allWords = positives.allSatisfy { $0.term.shape == .word || $0.term.shape == .wholeWord }
+        let phrase = positives.count > 1 && allWords ? context.phraseHits(positives.lazy.map(\.term)) : nil
 
         // Rank: bucket keys in one integer, smallest first.
-        let maps = positives.map(\.hits)
         var ranked: [(key: UInt64, doc: Int)] = []
         ranked.reserveCapacity(candidates.count)
-        for doc in candidates {
+        for candidate in candidates {
+            let doc = Int(candidate)
             var typoTerms: UInt64 = 0
             var typos: UInt64 = 0
-            var placement: UInt64 = maps.isEmpty ? 0 : 0xF
-            for map in maps {
-                let hit = Hit(raw: map.best[doc])
+            var placement: UInt64 = positives.isEmpty ? 0 : 0xF
+            for positive in positives {
+                let hit = Hit(raw: positive.hits.best[doc])
                 if hit.typos > 0 { typoTerms += 1; typos += UInt64(hit.typos) }
                 placement = min(placement, UInt64(hit.placement))
             }
@@ -559,11 +567,11 @@ public final class SearchEngine: Sendable {
     /// Documents every map holds (the smallest drives), of the kinds asked for, held by no
     /// excluded map, passing every filter.
     func intersect(_ maps: [HitMap], excluded: [HitMap], filters: [(ResolvedFilter, Bool)], kindMask: Int,
-                   context: MatchContext, favourites: Set<Int>) -> [Int] {
-        let ordered = maps.sorted { $0.count < $1.count }
+                   context: MatchContext, favourites: Set<Int>) -> [Int32] {
         var docs: [Int32]
-        if let smallest = ordered.first {
-            docs = Array(smallest.docs)
+        let smallest = maps.indices.min { maps[$0].count < maps[$1].count }
+        if let smallest {
+            docs = Array(maps[smallest].docs)
         } else {
             // Filters only: the smallest type asked for, else every document.
             docs = allDocs
@@ -572,10 +580,10 @@ public final class SearchEngine: Sendable {
         if kindMask != 0 {
             index.docKind.withUnsafeBufferPointer { kinds in docs.removeAll { kindMask & (1 << Int(kinds[Int($0)])) == 0 } }
         }
-        for map in ordered.dropFirst() { docs.removeAll { !map.contains(Int($0)) } }
+        for (i, map) in maps.enumerated() where i != smallest { docs.removeAll { !map.contains(Int($0)) } }
         for map in excluded { docs.removeAll { map.contains(Int($0)) } }
         for (filter, negated) in filters { context.apply(filter, negated: negated, to: &docs, favourites: favourites) }
-        return docs.map(Int.init)
+        return docs
     }
 
     static func roleLabel(_ role: KeyRole) -> String {

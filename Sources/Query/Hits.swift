@@ -61,6 +61,9 @@ final class HitMap: @unchecked Sendable {
     let best: UnsafeMutablePointer<UInt32>
     private let touched: UnsafeMutablePointer<Int32>
     private(set) var count = 0
+    /// The map leased before this one by the same query (a lease's maps are a list through
+    /// the maps themselves: no array to allocate per query).
+    fileprivate var leasedBefore: HitMap?
 
     init(docCount: Int) {
         let capacity = max(docCount, 1)
@@ -127,28 +130,45 @@ final class HitMapPool: Sendable {
             idle.append(contentsOf: maps.prefix(max(0, Self.capacity - idle.count)))
         }
     }
+
+    /// Gives back a lease's maps, the last taken first (see `HitMap.leasedBefore`).
+    fileprivate func giveBack(leased last: HitMap?) {
+        var next = last
+        while let map = next {
+            map.clear()
+            next = map.leasedBefore
+        }
+        idle.withLock { idle in
+            var next = last
+            while let map = next {
+                next = map.leasedBefore
+                map.leasedBefore = nil
+                if idle.count < Self.capacity { idle.append(map) }
+            }
+        }
+    }
 }
 
 /// The maps one query took from the pool.
 final class HitMapLease {
     private let pool: HitMapPool
-    private var taken: [HitMap] = []
+    /// The last map taken; each holds the one taken before it.
+    private var lastTaken: HitMap?
 
     fileprivate init(pool: HitMapPool) {
         self.pool = pool
-        // A query of a few terms leases a map for each and one for a phrase.
-        taken.reserveCapacity(4)
     }
 
     func newMap() -> HitMap {
         let map = pool.take()
-        taken.append(map)
+        map.leasedBefore = lastTaken
+        lastTaken = map
         return map
     }
 
     /// Gives every map back; none may be read afterwards.
     func release() {
-        pool.giveBack(taken)
-        taken.removeAll()
+        pool.giveBack(leased: lastTaken)
+        lastTaken = nil
     }
 }

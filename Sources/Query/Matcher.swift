@@ -110,11 +110,19 @@ struct MatchContext {
 
     /// Whole names that equal (or start with) the terms of a query read as one phrase:
     /// "poke ball" as two terms still ranks the Poké Ball, whose whole name it is, first.
-    func phraseHits(_ terms: [Term]) -> HitMap {
+    func phraseHits(_ terms: some Collection<Term>) -> HitMap {
         let hits = maps.newMap()
-        let phrase = terms.map(\.text).joined(separator: " ")
-        matchText(phrase, phrase: true, wholeWord: true, namesOnly: true, restriction: languageRestriction,
-                  queryTransliterated: false, into: hits)
+        // The words joined by spaces, written on the stack (no string, no array).
+        let length = terms.reduce(terms.count - 1) { $0 + $1.text.utf8.count }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(length, 1)) { phrase in
+            var count = 0
+            for var term in terms {
+                if count > 0 { phrase[count] = 0x20; count += 1 }
+                count = term.text.withUTF8 { UnsafeMutableBufferPointer(rebasing: phrase[count...]).initialize(fromContentsOf: $0) } + count
+            }
+            matchText(UnsafeBufferPointer(rebasing: phrase[..<count]), phrase: true, wholeWord: true, namesOnly: true,
+                      restriction: languageRestriction, queryTransliterated: false, into: hits)
+        }
         return hits
     }
 
@@ -174,8 +182,17 @@ struct MatchContext {
 
     private func matchText(_ text: String, phrase: Bool, wholeWord: Bool, namesOnly: Bool, restriction: Int?, queryTransliterated: Bool,
                            into hits: HitMap) {
-        let bytes = Array(text.utf8)
-        let range = index.keyRange(prefix: bytes)
+        var text = text
+        text.withUTF8 {
+            matchText($0, phrase: phrase, wholeWord: wholeWord, namesOnly: namesOnly, restriction: restriction,
+                      queryTransliterated: queryTransliterated, into: hits)
+        }
+    }
+
+    /// The same, for the text's bytes in place.
+    private func matchText(_ bytes: UnsafeBufferPointer<UInt8>, phrase: Bool, wholeWord: Bool, namesOnly: Bool, restriction: Int?,
+                           queryTransliterated: Bool, into hits: HitMap) {
+        let range = bytes.isEmpty ? 0..<index.keys.count : index.prefixNode(bytes).map(index.nodeKeys) ?? 0..<0
         if let first = range.first {
             budget.postings -= Int(index.postingStart[range.upperBound] - index.postingStart[first])
             if budget.isSpent { return }
@@ -183,11 +200,18 @@ struct MatchContext {
         recordRange(range, length: bytes.count, wholeWord: wholeWord, phrase: phrase, namesOnly: namesOnly, restriction: restriction,
                     queryTransliterated: queryTransliterated, typos: 0, into: hits)
         if phrase {
-            // "mr mime" also as its compact form.
-            matchText(Folding.compact(text), phrase: false, wholeWord: true, namesOnly: namesOnly, restriction: restriction,
-                      queryTransliterated: queryTransliterated, into: hits)
+            // "mr mime" also as its compact form (a phrase of one word: as a whole word).
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { compact in
+                var count = 0
+                for byte in bytes where byte != 0x20 {
+                    compact[count] = byte
+                    count += 1
+                }
+                matchText(UnsafeBufferPointer(rebasing: compact[..<count]), phrase: false, wholeWord: true, namesOnly: namesOnly,
+                          restriction: restriction, queryTransliterated: queryTransliterated, into: hits)
+            }
         }
-        guard !wholeWord, !completion || matchesWordStarts(text) else { return }
+        guard !wholeWord, !completion || matchesWordStarts(bytes) else { return }
         // Substrings of names (three characters; two for non-Latin scripts); for a completion,
         // only a term of several words, from a later word of a name on (see `matchesWordStarts`).
         guard SearchEngine.isLongEnoughForSubstrings(bytes) else { return }
@@ -210,11 +234,11 @@ struct MatchContext {
     /// their posting count: such a term can be matched on candidate documents alone.
     func deferrable(_ term: Term) -> (keys: Range<Int>, postings: Int)? {
         guard term.shape == .word || term.shape == .wholeWord, term.language == nil, languageRestriction == nil else { return nil }
-        let bytes = Array(term.text.utf8)
-        guard let node = index.prefixNode(bytes) else { return nil }
+        var text = term.text
+        guard let (node, length) = text.withUTF8({ bytes in index.prefixNode(bytes).map { ($0, bytes.count) } }) else { return nil }
         let keys: Range<Int>
         if term.shape == .wholeWord {
-            guard let key = index.keyEqualToPrefix(of: node, length: bytes.count) else { return nil }
+            guard let key = index.keyEqualToPrefix(of: node, length: length) else { return nil }
             keys = key..<key + 1
         } else {
             keys = index.nodeKeys(node)
@@ -229,19 +253,19 @@ struct MatchContext {
     /// scalars or more, two in other scripts), or for a completion, names with a later word
     /// where it starts (see `matchesWordStarts`).
     func matchesSubstrings(_ term: Term) -> Bool {
-        guard term.shape == .word, !completion || matchesWordStarts(term.text) else { return false }
+        guard term.shape == .word, !completion || matchesWordStarts(term.text.utf8) else { return false }
         return SearchEngine.isLongEnoughForSubstrings(term.text.utf8)
     }
 
     /// A completion's term whose text folds to several words ("(タイプ：ドラゴン)" → "タイプ
     /// ドラゴン", as a form's name is written; or its transliteration) is a prefix of no name
     /// word: it is matched where it starts a later word of a name, as a search would rank it.
-    func matchesWordStarts(_ text: String) -> Bool { completion && text.utf8.contains(0x20) }
+    func matchesWordStarts(_ utf8: some Sequence<UInt8>) -> Bool { completion && utf8.contains(0x20) }
 
     /// A deferrable word term's best hit on one document, read from the document's own
     /// postings: what `matchText` records for that document (prefix or exact on `keys`,
     /// with `substrings` names containing it further in), or nil.
-    func wordHit(_ term: Term, bytes: [UInt8], keys: Range<Int>, substrings: Bool, doc: Int) -> UInt32? {
+    func wordHit(_ term: Term, bytes: UnsafeBufferPointer<UInt8>, keys: Range<Int>, substrings: Bool, doc: Int) -> UInt32? {
         let tops = index.tops
         let display = UInt32(displayLanguage)
         let namesOnly = namesOnly(term)
