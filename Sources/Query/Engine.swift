@@ -173,11 +173,11 @@ public final class SearchEngine: Sendable {
         }
         if parsed.isEmpty {
             let ranked = Self.symbolsAlone(text).map { namesHolding($0, options: options, completion: true) } ?? []
-            return Suggestions(index: index, language: language, docs: window(ranked, options).map { Int32($0.doc) })
+            return Suggestions(index: index, language: language, window: window(ranked, options))
         }
         let ranked = try evaluate(parsed, options: options, completion: true)
         defer { ranked.maps?.release() }
-        return Suggestions(index: index, language: language, docs: ranked.window.map { Int32($0.doc) })
+        return Suggestions(index: index, language: language, window: ranked.window)
     }
 
     // MARK: - Evaluation
@@ -537,11 +537,6 @@ public final class SearchEngine: Sendable {
 
     func results(_ window: ArraySlice<(key: UInt64, doc: Int)>, positives: [TermHits],
                  options: SearchOptions) -> SearchResults {
-        let entries = window.map { entry in
-            let key = entry.key
-            let score = 1000 - Int(key >> 56) * 200 - Int((key >> 48) & 0xFF) * 50 - Int((key >> 40) & 0xF) * 10
-            return (doc: Int32(entry.doc), score: Int32(score))
-        }
         let explanations = !options.explain ? [] : window.map { entry in
             positives.compactMap { positive in
                 positive.hits.hit(entry.doc).map { hit in
@@ -551,12 +546,12 @@ public final class SearchEngine: Sendable {
                 }
             }
         }
-        return SearchResults(index: index, language: options.language, entries: entries, explanations: explanations)
+        return SearchResults(index: index, language: options.language, window: window, explanations: explanations)
     }
 
     /// One document as a result, as a search would list it (`fav`, `random`).
     public func result(doc: Int, language: Int) -> SearchResult {
-        SearchResults(index: index, language: language, entries: [(Int32(doc), 1000)], explanations: [])[0]
+        SearchResults(index: index, language: language, window: [(0, doc)], explanations: [])[0]
     }
 
     static func tooBroad(_ term: Term) -> QueryError {

@@ -32,28 +32,34 @@ public struct Suggestion: Sendable, Equatable {
 public struct SearchResults: RandomAccessCollection, Sendable {
     let index: IndexSnapshot
     let language: Int
-    let entries: [(doc: Int32, score: Int32)]
+    /// The ranked documents with their ranking keys (the window of the ranking, not copied).
+    let window: ArraySlice<(key: UInt64, doc: Int)>
     /// Per entry when explanations were asked for, else empty.
     let explanations: [[TermExplanation]]
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { entries.count }
+    public var endIndex: Int { window.count }
 
     public subscript(position: Int) -> SearchResult {
-        let (doc, score) = (Int(entries[position].doc), Int(entries[position].score))
+        let doc = window[window.startIndex + position].doc
         let card = index.card(doc, language: language)
-        return SearchResult(doc: doc, kind: card.kind, id: card.id, slug: card.slug, name: card.name, score: score,
+        return SearchResult(doc: doc, kind: card.kind, id: card.id, slug: card.slug, name: card.name, score: score(at: position),
                             types: index.typeSlugs(of: card.types), explanation: explanation(at: position))
     }
 
-    public func score(at position: Int) -> Int { Int(entries[position].score) }
+    /// The score shown for a result: 1000 less 200 a term matched with typos, 50 a typo and
+    /// 10 a step down in where the best term matched (the ranking key's buckets).
+    public func score(at position: Int) -> Int {
+        let key = window[window.startIndex + position].key
+        return 1000 - Int(key >> 56) * 200 - Int((key >> 48) & 0xFF) * 50 - Int((key >> 40) & 0xF) * 10
+    }
     public func explanation(at position: Int) -> [TermExplanation] { explanations.isEmpty ? [] : explanations[position] }
     /// The slug of a type index of a card.
     public func typeSlug(_ type: UInt8) -> String { index.typeSlugs[Int(type)] }
 
     /// The card of the result at `position`, its name in the search's display language.
     public func withCard<R>(at position: Int, _ body: (CardBytes) -> R) -> R {
-        index.withCard(Int(entries[position].doc), language: language, body)
+        index.withCard(window[window.startIndex + position].doc, language: language, body)
     }
 }
 
@@ -61,18 +67,19 @@ public struct SearchResults: RandomAccessCollection, Sendable {
 public struct Suggestions: RandomAccessCollection, Sendable {
     let index: IndexSnapshot
     let language: Int
-    let docs: [Int32]
+    /// The ranked documents (the window of the ranking, not copied).
+    let window: ArraySlice<(key: UInt64, doc: Int)>
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { docs.count }
+    public var endIndex: Int { window.count }
 
     public subscript(position: Int) -> Suggestion {
-        let card = index.card(Int(docs[position]), language: language)
+        let card = index.card(window[window.startIndex + position].doc, language: language)
         return Suggestion(text: card.name, kind: card.kind, id: card.id, slug: card.slug)
     }
 
     /// The card of the suggestion at `position`, its name in the completion's display language.
     public func withCard<R>(at position: Int, _ body: (CardBytes) -> R) -> R {
-        index.withCard(Int(docs[position]), language: language, body)
+        index.withCard(window[window.startIndex + position].doc, language: language, body)
     }
 }
