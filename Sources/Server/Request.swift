@@ -37,15 +37,16 @@ struct SearchRequestOptions: Equatable {
 /// Turns a request line into a `Request`: a case-insensitive verb, its argument, and
 /// options written `NAME(value)` at the end of the line.
 enum RequestParser {
-    /// The request a line the framer cut asks for, or the error it is answered with. An
-    /// ASCII line (nearly every request) is read straight from its bytes; any other line is
-    /// checked as UTF-8 and read as text, with Unicode's whitespace.
+    /// The request a line the framer cut asks for, or the error it is answered with. A plain
+    /// line (ASCII, or with letters of the common scripts: nearly every request) is read
+    /// straight from its bytes; any other line is checked as UTF-8 and read as text, with
+    /// Unicode's whitespace and characters.
     static func parse(frame: RawFrame) -> Result<Request, ProtocolError> {
         switch frame {
         case .tooLong:
             return .failure(ProtocolError(.lineTooLong, "request line longer than \(LineFramer.maxLineBytes) bytes; skipped to its end"))
         case .line(let bytes):
-            if isASCII(bytes) { return Result { () throws(ProtocolError) in try parse(ascii: bytes) } }
+            if isPlain(bytes) { return Result { () throws(ProtocolError) in try parse(plain: bytes) } }
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 return .failure(ProtocolError(.badUTF8, "request line is not valid UTF-8"))
             }
@@ -60,9 +61,9 @@ enum RequestParser {
         return try request(verb: trimmedStart[..<verbEnd].uppercased(), trimmedStart[verbEnd...].drop(while: \.isWhitespace))
     }
 
-    /// `parse` for a line of ASCII bytes (its whitespace: tab, line feed, vertical tab, form
-    /// feed, carriage return and space), without decoding the line as text.
-    static func parse(ascii line: UnsafeRawBufferPointer) throws(ProtocolError) -> Request {
+    /// `parse` for a plain line (see `isPlain`: its whitespace is tab, line feed, vertical
+    /// tab, form feed, carriage return and space), without decoding the line as text.
+    static func parse(plain line: UnsafeRawBufferPointer) throws(ProtocolError) -> Request {
         let words = ASCIIText(line)
         let start = words.firstNonSpace(from: 0)
         guard start < line.count else { throw emptyRequest }
@@ -73,16 +74,37 @@ enum RequestParser {
 
     static let emptyRequest = ProtocolError(.emptyRequest, "empty request; send a verb: PING, SEARCH, COMPLETE, GET, STATS, RELOAD or QUIT")
 
-    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Whether a line reads the same from its bytes as from its characters: ASCII, and
+    /// well-formed UTF-8 of accented Latin letters, kana, hangul syllables and common han
+    /// (kana, hangul and han names are most of the rest). Those are letters: no whitespace
+    /// among them, and none joins an ASCII character into one character (as a combining
+    /// mark after a space or a parenthesis would; the kana voicing marks U+3099 and U+309A
+    /// are such marks, and left out).
+    static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
-        // Eight bytes at a time: no byte has its high bit set.
-        while index + 8 <= bytes.count {
-            if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            index += 8
-        }
         while index < bytes.count {
-            if bytes[index] >= 0x80 { return false }
-            index += 1
+            // Eight ASCII bytes at a time (no high bit set).
+            if index + 8 <= bytes.count && bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index += 8
+                continue
+            }
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length = lead >= 0xE0 && lead < 0xF0 ? 3 : lead >= 0xC0 && lead < 0xE0 ? 2 : 0
+            guard length > 0, index + length <= bytes.count else { return false }
+            var scalar = UInt32(lead & (length == 2 ? 0x1F : 0x0F))
+            for k in 1..<length {
+                let continuation = bytes[index + k]
+                guard continuation & 0xC0 == 0x80 else { return false }
+                scalar = scalar << 6 | UInt32(continuation & 0x3F)
+            }
+            // (An overlong or surrogate form decodes outside these ranges.)
+            guard (0xC0...0x24F).contains(scalar) || ((0x3041...0x30FF).contains(scalar) && scalar != 0x3099 && scalar != 0x309A)
+                    || (0xAC00...0xD7A3).contains(scalar) || (0x4E00...0x9FFF).contains(scalar) else { return false }
+            index += length
         }
         return true
     }
@@ -238,9 +260,9 @@ extension Substring: RequestArgument {
     }
 }
 
-/// ASCII bytes of a request line, read the way `Substring` reads them: whitespace is
-/// tab, line feed, vertical tab, form feed, carriage return and space (the ASCII characters
-/// whose `isWhitespace` is true).
+/// The bytes of a plain request line (see `RequestParser.isPlain`), read the way `Substring`
+/// reads them: whitespace is tab, line feed, vertical tab, form feed, carriage return and
+/// space (the ASCII characters whose `isWhitespace` is true; a plain line has no other).
 struct ASCIIText: RequestArgument {
     let bytes: UnsafeRawBufferPointer
 
