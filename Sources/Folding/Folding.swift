@@ -127,26 +127,26 @@ public enum Folding {
     /// ASCII text (most queries) folds without ICU: what ICU's folding would give, byte by
     /// byte: lower case, apostrophes joined, other punctuation and spaces one space.
     private static func foldASCII(_ text: String) -> String {
-        var output = [UInt8]()
-        output.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if pendingSpace && !output.isEmpty { output.append(0x20) }
-                pendingSpace = false
-                output.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                if pendingSpace && !output.isEmpty { output.append(0x20) }
-                pendingSpace = false
-                output.append(byte | 0x20)
-            case UInt8(ascii: "'"), UInt8(ascii: "`"):
-                continue
-            default:
-                pendingSpace = true
+        // Never longer than the text: written on the stack, then made a string once (one
+        // that fits in the string itself for a word of up to 15 bytes, no allocation).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, text.utf8.count)) { output in
+            var count = 0
+            var pendingSpace = false
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    if pendingSpace && count > 0 { output[count] = 0x20; count += 1 }
+                    pendingSpace = false
+                    output[count] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                    count += 1
+                case UInt8(ascii: "'"), UInt8(ascii: "`"):
+                    continue
+                default:
+                    pendingSpace = true
+                }
             }
+            return String(decoding: UnsafeBufferPointer(rebasing: output[..<count]), as: UTF8.self)
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Text in scripts whose folding is a matter of each character alone (ASCII, accented
@@ -154,41 +154,54 @@ public enum Folding {
     /// at a time: what ICU's folding gives (a test checks every name of the corpus), at a
     /// fraction of its cost. Nil for any other character (marks, symbols, other scripts).
     static func foldByScalar(_ text: String) -> String? {
-        var output = [UInt8]()
-        output.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        @inline(__always) func startWord() {
-            if pendingSpace && !output.isEmpty { output.append(0x20) }
-            pendingSpace = false
-        }
-        for scalar in text.unicodeScalars {
-            let v = scalar.value
-            switch v {
-            case 0x30...0x39, 0x61...0x7A:
-                startWord()
-                output.append(UInt8(v))
-            case 0x41...0x5A:
-                startWord()
-                output.append(UInt8(v) | 0x20)
-            case 0x27, 0x60, 0x2018, 0x2019, 0x2BC:
-                continue // apostrophes join
-            case 0..<0x80:
-                pendingSpace = true
-            case 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC, 0xAC00...0xD7A3, 0x4E00...0x9FEF:
-                startWord()
-                // Hiragana read as katakana.
-                let kept = v <= 0x3096 ? v + 0x60 : v
-                output.append(contentsOf: String(Unicode.Scalar(kept)!).utf8)
-            case 0xC0...0x24F:
-                guard let folded = latinLetters[Int(v - 0xC0)] else { return nil }
-                startWord()
-                output.append(contentsOf: folded)
-            default:
-                return nil
+        // Written on the stack, then made a string once. A letter's folding is at most as long
+        // as its UTF-8 but for a few Latin letters (`latinLetterGrowth`), a space stands for
+        // at least one byte: room for the text's bytes, grown by that.
+        let capacity = text.utf8.count * latinLetterGrowth
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, capacity)) { output -> String? in
+            var count = 0
+            var pendingSpace = false
+            @inline(__always) func startWord() {
+                if pendingSpace && count > 0 { output[count] = 0x20; count += 1 }
+                pendingSpace = false
             }
+            for scalar in text.unicodeScalars {
+                let v = scalar.value
+                switch v {
+                case 0x30...0x39, 0x61...0x7A, 0x41...0x5A:
+                    startWord()
+                    output[count] = v <= 0x5A && v >= 0x41 ? UInt8(v) | 0x20 : UInt8(v)
+                    count += 1
+                case 0x27, 0x60, 0x2018, 0x2019, 0x2BC:
+                    continue // apostrophes join
+                case 0..<0x80:
+                    pendingSpace = true
+                case 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC, 0xAC00...0xD7A3, 0x4E00...0x9FEF:
+                    startWord()
+                    // Hiragana read as katakana; all three bytes long in UTF-8.
+                    let kept = v <= 0x3096 ? v + 0x60 : v
+                    output[count] = UInt8(0xE0 | kept >> 12)
+                    output[count + 1] = UInt8(0x80 | (kept >> 6) & 0x3F)
+                    output[count + 2] = UInt8(0x80 | kept & 0x3F)
+                    count += 3
+                case 0xC0...0x24F:
+                    guard let folded = latinLetters[Int(v - 0xC0)] else { return nil }
+                    startWord()
+                    for byte in folded {
+                        output[count] = byte
+                        count += 1
+                    }
+                default:
+                    return nil
+                }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: output[..<count]), as: UTF8.self)
         }
-        return String(decoding: output, as: UTF8.self)
     }
+
+    /// How many times longer than its UTF-8 (two bytes) a Latin letter's folding may be, at
+    /// least once.
+    private static let latinLetterGrowth = max(1, (latinLetters.map { $0?.count ?? 0 }.max()! + 1) / 2)
 
     /// ICU's folding of each Latin-1 and Latin Extended-A/B letter (U+00C0–U+024F) on its own
     /// ("é" → "e", "ß" → "ss", "Ǆ" → "dz"), or nil where it is not a run of word characters.
