@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+        // The trie's child search, in C for its conditional moves (see trie.h).
+        .systemLibrary(name: "CTrie", path: "Sources/CTrie"),
 
         // A pthread lock ThreadSanitizer can see (Synchronization.Mutex's futex it cannot).
         .target(name: "Locking"),
@@ -34,7 +36,7 @@ let package = Package(
         // instructions, measured with callgrind over the bench's queries), and with the
         // index's small accessors inlined into the query module (cross-module optimisation:
         // 1–4%). Debug builds, which the tests and sanitizers run, keep the checks.
-        .target(name: "Index", dependencies: ["Corpus", "Folding"], swiftSettings: queryPathSettings),
+        .target(name: "Index", dependencies: ["CTrie", "Corpus", "Folding"], swiftSettings: queryPathSettings),
         .target(name: "Query", dependencies: ["Corpus", "Folding", "Index", "Locking"], swiftSettings: queryPathSettings),
         .target(name: "Catalog", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Locking"]),
         .target(name: "Sync", dependencies: ["CCurl", "Corpus", "Store", "Locking"]),

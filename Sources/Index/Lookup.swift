@@ -1,3 +1,4 @@
+import CTrie
 import Glibc
 
 /// The primitive lookups over the key space that queries are made of.
@@ -164,16 +165,12 @@ struct TrieView {
 
     /// The child of `node` whose edge starts with `byte`. Children are in byte order, each
     /// starting with a different byte (near the root, dozens): a binary search without
-    /// branches on the bytes compared, which a processor cannot predict.
+    /// branches on the bytes compared, which a processor cannot predict (see
+    /// `pokesearch_child_search`).
     @inline(__always) func child(of node: Int, startingWith byte: UInt8) -> Int? {
-        var base = Int(nodes[node].childStart)
-        var count = Int(nodes[node].childCount)
+        let count = Int(nodes[node].childCount)
         guard count > 0 else { return nil }
-        while count > 1 {
-            let half = count >> 1
-            base = firstByte[base + half] <= byte ? base + half : base
-            count -= half
-        }
+        let base = pokesearch_child_search(firstByte, Int(nodes[node].childStart), count, byte)
         return firstByte[base] == byte ? base : nil
     }
 
