@@ -63,8 +63,11 @@ import Glibc
     /// A slug that could leave the sprites directory is refused before any request or write.
     @Test(arguments: ["../../escape", "a/b", "..", "/etc/passwd", "pika chu", "Pikachu", ""])
     func spriteSlugsStayInTheCache(slug: String) throws {
-        let cache = Fixture.temporaryDirectory("sprite-cache")
-        let outside = (cache as NSString).deletingLastPathComponent
+        // The cache in a directory of this case's own: the system's temporary directory,
+        // where it was first made, gains the other tests' directories as they run.
+        let outside = Fixture.temporaryDirectory("sprite-outside")
+        let cache = outside + "/cache"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         let before = try FileManager.default.contentsOfDirectory(atPath: outside)
         #expect(throws: SyncError.self) {
             try Sprites.fetch(slug: slug, base: "http://127.0.0.1:9", cacheDirectory: cache + "/pokesearch", force: true,
