@@ -142,7 +142,7 @@ public final class SearchEngine: Sendable {
         let kindMask = options.kinds.reduce(0) { $0 | (1 << $1.rank) }
         // Each document's best placement (class and language bit), in a pooled map.
         let best = hitMaps.take()
-        defer { hitMaps.giveBack(CollectionOfOne(best)) }
+        defer { hitMaps.giveBack(best) }
         index.forEachNameHolding(needle) { doc, entry, offset in
             guard kindMask == 0 || kindMask & (1 << Int(index.docKind[doc])) != 0 else { return }
             let name = index.nameTexts.range(entry)
@@ -272,7 +272,7 @@ public final class SearchEngine: Sendable {
                 // The documents found, each once (a pooled map: no document-sized array to
                 // clear and scan per query).
                 let found = hitMaps.take()
-                defer { hitMaps.giveBack(CollectionOfOne(found)) }
+                defer { hitMaps.giveBack(found) }
                 added.reserveCapacity(2 * wanted)
                 // A key holding the word further in, first at `offset` (classified only when an
                 // entry may enter the window: a name word's start ranks best).
@@ -310,7 +310,7 @@ public final class SearchEngine: Sendable {
                 let rangePostings = Int(index.postingStart[keyRange.upperBound] - index.postingStart[keyRange.lowerBound])
                 if rangePostings <= 16 * found.count {
                     let inRange = hitMaps.take()
-                    defer { hitMaps.giveBack(CollectionOfOne(inRange)) }
+                    defer { hitMaps.giveBack(inRange) }
                     for p in Int(index.postingStart[keyRange.lowerBound])..<Int(index.postingStart[keyRange.upperBound]) {
                         inRange.record(Int(index.postings[p] >> 8), Hit(raw: 0))
                     }

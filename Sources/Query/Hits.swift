@@ -124,22 +124,16 @@ final class HitMapPool: Sendable {
         idle.withLock { $0.popLast() } ?? HitMap(docCount: docCount)
     }
 
-    func giveBack(_ maps: some Collection<HitMap>) {
-        for map in maps { map.clear() }
-        idle.withLock { idle in
-            idle.append(contentsOf: maps.prefix(max(0, Self.capacity - idle.count)))
-        }
-    }
-
-    /// Gives back a lease's maps, the last taken first (see `HitMap.leasedBefore`).
-    fileprivate func giveBack(leased last: HitMap?) {
-        var next = last
+    /// Gives back a map and those leased before it (see `HitMap.leasedBefore`; a scratch
+    /// map has none), cleared, under one lock.
+    func giveBack(_ last: HitMap) {
+        var next: HitMap? = last
         while let map = next {
             map.clear()
             next = map.leasedBefore
         }
         idle.withLock { idle in
-            var next = last
+            var next: HitMap? = last
             while let map = next {
                 next = map.leasedBefore
                 map.leasedBefore = nil
@@ -168,7 +162,7 @@ final class HitMapLease {
 
     /// Gives every map back; none may be read afterwards.
     func release() {
-        pool.giveBack(leased: lastTaken)
+        if let lastTaken { pool.giveBack(lastTaken) }
         lastTaken = nil
     }
 }
