@@ -24,14 +24,20 @@ public enum Folding {
         // the rest of a query's phrase match.
         guard folded.utf8.contains(0x20) else { return folded }
         // Written in place: one allocation at most (none for a short name).
-        return String(unsafeUninitializedCapacity: folded.utf8.count) { buffer in
-            var count = 0
-            for byte in folded.utf8 where byte != 0x20 {
-                buffer[count] = byte
-                count += 1
-            }
-            return count
+        var text = folded
+        return text.withUTF8 { bytes in String(unsafeUninitializedCapacity: bytes.count) { compact(bytes, into: $0) } }
+    }
+
+    /// The compact form of folded text's bytes, written into `output` (as many bytes as the
+    /// text at most): how many were written.
+    @inlinable
+    public static func compact(_ folded: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in folded where byte != 0x20 {
+            output[count] = byte
+            count += 1
         }
+        return count
     }
 
     /// The words of a folded text.
