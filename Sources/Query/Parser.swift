@@ -288,8 +288,10 @@ public enum QueryParser {
         return !isCommonLetter(c.value) && c.properties.isWhitespace
     }
 
-    /// Accented Latin letters, kana, hangul syllables and common han: letters, no lookup needed.
-    @inline(__always) static func isCommonLetter(_ v: UInt32) -> Bool {
+    /// Accented Latin letters, kana, hangul syllables and common han (with the few kana
+    /// marks among them): neither whitespace nor controls, no lookup needed. The server reads
+    /// request lines of these from their bytes (`RequestParser.isPlain`).
+    @inline(__always) public static func isCommonLetter(_ v: UInt32) -> Bool {
         (0xC0...0x24F).contains(v) || (0x3041...0x30FF).contains(v) || (0xAC00...0xD7A3).contains(v) || (0x4E00...0x9FFF).contains(v)
     }
 

@@ -102,8 +102,7 @@ enum RequestParser {
                 scalar = scalar << 6 | UInt32(continuation & 0x3F)
             }
             // (An overlong or surrogate form decodes outside these ranges.)
-            guard (0xC0...0x24F).contains(scalar) || ((0x3041...0x30FF).contains(scalar) && scalar != 0x3099 && scalar != 0x309A)
-                    || (0xAC00...0xD7A3).contains(scalar) || (0x4E00...0x9FFF).contains(scalar) else { return false }
+            guard QueryParser.isCommonLetter(scalar) && scalar != 0x3099 && scalar != 0x309A else { return false }
             index += length
         }
         return true
