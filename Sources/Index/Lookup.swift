@@ -181,9 +181,14 @@ struct TrieView {
         guard let place else { return nil }
         let depth = Int(nodes[place.node].depth)
         if place.position < depth {
-            return bytes[Int(offsets[Int(nodes[place.node].keyLow)]) + place.position] == byte ? (place.node, place.position + 1) : nil
+            return edgeByte(place.node, at: place.position) == byte ? (place.node, place.position + 1) : nil
         }
         return child(of: place.node, startingWith: byte).map { ($0, depth + 1) }
+    }
+
+    /// Byte `position` of `node`'s edge (read from its first key), for a position inside it.
+    @inline(__always) func edgeByte(_ node: Int, at position: Int) -> UInt8 {
+        bytes[Int(offsets[Int(nodes[node].keyLow)]) + position]
     }
 
     /// Where reading `path` down from byte `position` of `node`'s edge leads, or nil when
@@ -527,21 +532,20 @@ struct TypoSearch {
                         edited(swapped, at: i + 2, editsLeft: editsLeft, used: used)
                     }
                     // Replaced by, or preceded by, each other byte the trie has here (inserting
-                    // the term's own byte here is inserting it after this byte: the next place's).
+                    // the term's own byte here is inserting it after this byte: the next place's):
+                    // the edge's next byte inside an edge, else each child's first.
+                    func replacedOrPreceded(by other: UInt8, leadingTo next: TrieView.Place) {
+                        guard other < 0x80 && other != byte else { return }
+                        budget -= 1
+                        edited(next, at: i + 1, editsLeft: editsLeft, used: used)
+                        edited(next, at: i, editsLeft: editsLeft, used: used)
+                    }
                     let depth = Int(trie.nodes[place.node].depth)
                     if place.position < depth {
-                        let other = trie.bytes[Int(trie.offsets[Int(trie.nodes[place.node].keyLow)]) + place.position]
-                        if other < 0x80 && other != byte {
-                            edited((place.node, place.position + 1), at: i + 1, editsLeft: editsLeft, used: used)
-                            edited((place.node, place.position + 1), at: i, editsLeft: editsLeft, used: used)
-                        }
+                        replacedOrPreceded(by: trie.edgeByte(place.node, at: place.position), leadingTo: (place.node, place.position + 1))
                     } else {
                         for child in trie.nodes[place.node].children {
-                            let other = trie.firstByte[child]
-                            guard other < 0x80 && other != byte else { continue }
-                            budget -= 1
-                            edited((child, depth + 1), at: i + 1, editsLeft: editsLeft, used: used)
-                            edited((child, depth + 1), at: i, editsLeft: editsLeft, used: used)
+                            replacedOrPreceded(by: trie.firstByte[child], leadingTo: (child, depth + 1))
                         }
                     }
                 }
