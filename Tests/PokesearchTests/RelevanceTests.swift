@@ -297,6 +297,24 @@ struct RelevanceTests {
         #expect(typo.first?.explanation.first?.typos ?? 0 > 0)
     }
 
+    /// A result's score is read from its ranking key: 1000 for an exact whole name in the
+    /// display language, less 200 a term matched with typos, 50 a typo and 10 a step down in
+    /// where the best term matched; down a ranked list it never rises.
+    @Test func scoresFollowTheRankingBuckets() throws {
+        let exact = try Fixture.engine.search("pikachu").results
+        #expect(exact.first?.slug == "pikachu")
+        #expect(exact.first?.score == 1000)
+        // One term with one typo, matched as a name prefix (class 1, in English: placement 2).
+        let typo = try Fixture.engine.search("pichuu").results
+        #expect(typo.first?.slug == "pichu")
+        #expect(typo.first?.score == 1000 - 200 - 50 - 2 * 10)
+        for query in ["pikachu", "pichuu", "fire dragon", "char", "ピカチュウ", "type:water spe"] {
+            let scores = try Fixture.engine.search(query).results.map(\.score)
+            #expect(!scores.isEmpty, "\(query)")
+            #expect(zip(scores, scores.dropFirst()).allSatisfy { $0 >= $1 }, "\(query): \(scores)")
+        }
+    }
+
     @Test func typoBudgetFollowsTheContract() throws {
         // Under 4 characters: no typos. 4–7: one edit. 8 and more: two.
         #expect(try Fixture.engine.search("pkx").results.isEmpty)
