@@ -54,40 +54,59 @@ public struct Hit: Sendable, Equatable {
 }
 
 /// The best hit per document for one term: a dense array (documents are few) plus the
-/// list of documents touched, so that building and reading are both O(hits). A class over
-/// raw memory: the hot loops read it without copies or exclusivity checks. One query owns a
-/// map at a time (the pool hands it from one query to the next), hence the unchecked Sendable.
-final class HitMap: @unchecked Sendable {
+/// list of documents touched, so that building and reading are both O(hits). A value
+/// holding raw pointers into memory the pool owns: copying one, keeping it in arrays and
+/// passing it around costs no reference counting (a class did: a tenth of a two-word
+/// completion's time went to counting references to its maps). One query owns a map at a
+/// time (the pool hands it from one query to the next), hence the unchecked Sendable.
+struct HitMap: @unchecked Sendable {
     let best: UnsafeMutablePointer<UInt32>
     private let touched: UnsafeMutablePointer<Int32>
-    private(set) var count = 0
-    /// The map leased before this one by the same query (a lease's maps are a list through
-    /// the maps themselves: no array to allocate per query).
-    fileprivate var leasedBefore: HitMap?
+    private let state: UnsafeMutablePointer<State>
 
-    init(docCount: Int) {
+    fileprivate struct State {
+        var count = 0
+        /// The map leased before this one by the same query (a lease's maps are a list
+        /// through the maps themselves: no array to allocate per query).
+        var leasedBefore: HitMap?
+    }
+
+    fileprivate init(docCount: Int) {
         let capacity = max(docCount, 1)
         best = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
         best.initialize(repeating: .max, count: capacity)
         touched = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        state.initialize(to: State())
     }
 
-    deinit {
+    /// Frees the map's memory; it may not be used afterwards.
+    fileprivate func deallocate() {
         best.deallocate()
         touched.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    var count: Int { state.pointee.count }
+
+    fileprivate var leasedBefore: HitMap? {
+        get { state.pointee.leasedBefore }
+        nonmutating set { state.pointee.leasedBefore = newValue }
     }
 
     /// Empties the map for reuse, in O(documents hit).
     func clear() {
         for i in 0..<count { best[Int(touched[i])] = .max }
-        count = 0
+        state.pointee.count = 0
     }
 
     @inline(__always) func record(_ doc: Int, _ hit: Hit) {
         let current = best[doc]
         if current == .max {
+            let count = state.pointee.count
             touched[count] = Int32(doc)
-            count += 1
+            state.pointee.count = count + 1
         }
         if hit.raw < current { best[doc] = hit.raw }
     }
@@ -116,6 +135,12 @@ final class HitMapPool: Sendable {
 
     init(docCount: Int) { self.docCount = docCount }
 
+    deinit {
+        idle.withLock { idle in
+            for map in idle { map.deallocate() }
+        }
+    }
+
     func lease() -> HitMapLease { HitMapLease(pool: self) }
 
     /// A map to fill; give it back (cleared) with `giveBack` once read. A query's maps come
@@ -137,7 +162,7 @@ final class HitMapPool: Sendable {
             while let map = next {
                 next = map.leasedBefore
                 map.leasedBefore = nil
-                if idle.count < Self.capacity { idle.append(map) }
+                if idle.count < Self.capacity { idle.append(map) } else { map.deallocate() }
             }
         }
     }
@@ -152,6 +177,9 @@ final class HitMapLease {
     fileprivate init(pool: HitMapPool) {
         self.pool = pool
     }
+
+    /// A query that threw before its results were read still gives its maps back.
+    deinit { release() }
 
     func newMap() -> HitMap {
         let map = pool.take()
