@@ -25,6 +25,13 @@ extension IndexSnapshot {
         return withTrie { $0.descend(from: 0, at: 0, through: prefix)?.node }
     }
 
+    /// The node `prefix` leads to, given the node its first `known` bytes lead to (see
+    /// `prefixNode`): the walk goes on from there ("mr mime" from "mr"'s node).
+    public func prefixNode(_ prefix: UnsafeBufferPointer<UInt8>, from node: Int, known: Int) -> Int? {
+        guard known > 0 else { return prefixNode(prefix) }
+        return withTrie { $0.descend(from: node, at: known, through: UnsafeBufferPointer(rebasing: prefix[known...]))?.node }
+    }
+
     /// Calls `body` with the trie's arrays as raw pointers, for loops that read them a byte
     /// at a time.
     func withTrie<T>(_ body: (TrieView) -> T) -> T {

@@ -362,7 +362,8 @@ public final class SearchEngine: Sendable {
     }
 
     /// Every matching document with its ranking key (smallest first once sorted), and the
-    /// terms' hits (for explanations). `deferring` off matches every term in full (tests
+    /// terms' hits (for explanations). `deferring` off matches every term in full, by
+    /// reading its postings (no word read on candidates, none from a trie node's list: tests
     /// compare the two ways).
     func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, deferring: Bool = true, maps: HitMapLease? = nil) throws
         -> (ranked: [(key: UInt64, doc: Int)], positives: [TermHits]) {
@@ -370,6 +371,9 @@ public final class SearchEngine: Sendable {
         struct Slot {
             var term: Term
             var hits: HitMap?
+            /// The term's text in the trie (a deferred word is matched in full from it later;
+            /// the phrase of the terms is looked up from the first's).
+            var located: MatchContext.TermNode? = nil
         }
         var slots: [Slot] = []
         var deferred: [(slot: Int, keys: Range<Int>, postings: Int)] = []
@@ -377,7 +381,7 @@ public final class SearchEngine: Sendable {
         var filters: [(ResolvedFilter, Bool)] = []
         var kinds = options.kinds
         let context = MatchContext(index: index, displayLanguage: options.language, languageRestriction: parsed.language,
-                                   completion: completion, budget: WorkBudget(), maps: maps ?? hitMaps.lease())
+                                   completion: completion, readsLists: deferring, budget: WorkBudget(), maps: maps ?? hitMaps.lease())
         // The same term twice is matched once. Queries have a few terms: a list searched
         // in turn costs less than hashing their texts.
         struct TermKey: Equatable {
@@ -418,18 +422,20 @@ public final class SearchEngine: Sendable {
             case .term(let term):
                 let key = repeats ? termKey(entry) : nil
                 let earlier = key.flatMap { key in matched.first { $0.key == key }?.hits }
-                if deferring, !negated, earlier == nil, !(key.map(deferredTexts.contains) ?? false) {
+                // Found in the trie once, to defer the term or to match it.
+                let located = earlier == nil ? context.locate(term) : nil
+                if deferring, !negated, let located, !(key.map(deferredTexts.contains) ?? false) {
                     if let key { deferredTexts.append(key) }
-                    if let words = context.deferrable(term) {
+                    if let words = context.deferrable(term, located) {
                         deferred.append((slots.count, words.keys, words.postings))
-                        slots.append(Slot(term: term, hits: nil))
+                        slots.append(Slot(term: term, hits: nil, located: located))
                         continue
                     }
                 }
-                let hits = try earlier ?? context.match(term, allowTypos: !negated)
+                let hits = try earlier ?? context.match(term, allowTypos: !negated, located: located)
                 if let key, earlier == nil { matched.append(Matched(key: key, hits: hits)) }
                 if context.budget.isSpent { throw Self.tooBroad(term) }
-                if negated { excluded.append(hits) } else { slots.append(Slot(term: term, hits: hits)) }
+                if negated { excluded.append(hits) } else { slots.append(Slot(term: term, hits: hits, located: located)) }
             case .unknownFilter(let term, let name):
                 let hits = try context.match(term, allowTypos: false)
                 if hits.isEmpty {
@@ -457,7 +463,7 @@ public final class SearchEngine: Sendable {
         // postings (the word being typed, "p", has tens of thousands).
         deferred.sort { $0.postings < $1.postings }
         func matchInFull(_ slot: Int) throws {
-            let hits = try context.match(slots[slot].term, allowTypos: true)
+            let hits = try context.match(slots[slot].term, allowTypos: true, located: slots[slot].located)
             if context.budget.isSpent { throw Self.tooBroad(slots[slot].term) }
             slots[slot].hits = hits
         }
@@ -514,7 +520,7 @@ public final class SearchEngine: Sendable {
         }
         let positives = slots.map { TermHits(term: $0.term, hits: $0.hits!) }
         let allWords = positives.allSatisfy { $0.term.shape == .word || $0.term.shape == .wholeWord }
-        let phrase = positives.count > 1 && allWords ? context.phraseHits(positives.lazy.map(\.term)) : nil
+        let phrase = positives.count > 1 && allWords && !candidates.isEmpty ? context.phraseHits(positives, firstLocated: slots[0].located) : nil
 
         // Rank: bucket keys in one integer, smallest first.
         var ranked: [(key: UInt64, doc: Int)] = []

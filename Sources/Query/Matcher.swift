@@ -54,6 +54,8 @@ struct MatchContext {
     /// Completion: the word being typed matches names only, by prefix (the words before it
     /// are whole words, matched against fields too: "fire char" suggests Charizard).
     let completion: Bool
+    /// Whether the word being typed may be read from its trie node's list (`namesListed`).
+    let readsLists: Bool
     let budget: WorkBudget
     /// Where the query's hit maps come from (and go back to once its results are read).
     let maps: HitMapLease
@@ -62,16 +64,53 @@ struct MatchContext {
     /// past this many keys the pattern is refused as too broad.
     static let maxWildcardScan = 20_000
 
+    /// A term's text found in the trie, once for every way a query reads the term (deferring
+    /// it, listing it, matching it): its node, nil when no key starts with the text, and the
+    /// keys starting with it (every key for an empty text).
+    struct TermNode {
+        let node: Int?
+        let keys: Range<Int>
+        let length: Int
+    }
+
+    /// `bytes` located; `start`: its first bytes located already.
+    func locate(_ bytes: UnsafeBufferPointer<UInt8>, after start: TermNode? = nil) -> TermNode {
+        guard !bytes.isEmpty else { return TermNode(node: nil, keys: 0..<index.keys.count, length: 0) }
+        let node: Int?
+        if let start, start.length > 0 {
+            node = start.node.flatMap { index.prefixNode(bytes, from: $0, known: start.length) }
+        } else {
+            node = index.prefixNode(bytes)
+        }
+        return TermNode(node: node, keys: node.map(index.nodeKeys) ?? 0..<0, length: bytes.count)
+    }
+
+    /// The term's own text located (a wildcard's pieces are found otherwise: nil).
+    func locate(_ term: Term) -> TermNode? {
+        if case .wildcard = term.shape { return nil }
+        var text = term.text
+        return text.withUTF8 { locate($0) }
+    }
+
     /// A term's hits: in its own script first; failing that, within the typo budget;
-    /// failing that (non-Latin text), through its Latin transliteration.
-    func match(_ term: Term, allowTypos: Bool) throws -> HitMap {
+    /// failing that (non-Latin text), through its Latin transliteration. `located`: the
+    /// term's text located already.
+    func match(_ term: Term, allowTypos: Bool, located: TermNode? = nil) throws -> HitMap {
         let hits = maps.newMap()
         let restriction = term.language ?? languageRestriction
         switch term.shape {
         case .word, .wholeWord, .phrase:
+            let located = located ?? locate(term)!
+            if let names = namesListed(term, located) {
+                recordListed(names, node: located, into: hits)
+                return hits
+            }
             let wholeWord = term.shape == .wholeWord
-            matchText(term.text, phrase: term.shape == .phrase, wholeWord: wholeWord, namesOnly: namesOnly(term), restriction: restriction,
-                      queryTransliterated: false, into: hits)
+            var text = term.text
+            text.withUTF8 {
+                matchText($0, located: located, phrase: term.shape == .phrase, wholeWord: wholeWord, namesOnly: namesOnly(term),
+                          restriction: restriction, queryTransliterated: false, into: hits)
+            }
             if hits.isEmpty && allowTypos && term.shape != .phrase {
                 matchTypos(term.text, restriction: restriction, namesOnly: namesOnly(term), into: hits)
             }
@@ -83,6 +122,50 @@ struct MatchContext {
             try matchWildcard(pieces, term: term, restriction: restriction, into: hits)
         }
         return hits
+    }
+
+    /// The trie node and list of the word being typed in a completion, when that list holds
+    /// every name of the word's key range (fewer than the list's capacity): those names, best
+    /// hit first, are what reading the range would record, without reading it (a range
+    /// repeats a name in each language that spells it alike: "silval" is 18 documents in 396
+    /// postings). The lists are ranked for the default display language; a restricted
+    /// language, or a word that folds to several, reads the range.
+    func namesListed(_ term: Term, _ located: TermNode) -> Range<Int>? {
+        guard mayBeListed(term), let node = located.node else { return nil }
+        return allNames(node)
+    }
+
+    private func mayBeListed(_ term: Term) -> Bool {
+        completion && readsLists && term.shape == .word && term.language == nil && languageRestriction == nil
+            && UInt32(displayLanguage) == PrefixTops.language && !matchesWordStarts(term.text.utf8)
+    }
+
+    /// A node's list of names, when it holds every name of the node's range.
+    private func allNames(_ node: Int) -> Range<Int>? {
+        let names = index.tops.names(node)
+        return !names.isEmpty && names.count < PrefixTops.capacity ? names : nil
+    }
+
+    /// Records a listed word's names (see `namesListed`). A list entry is a document's class
+    /// and language miss, which is all a completion's ranking reads of a hit (its posting's
+    /// language and role, for explanations, are left out: no language). Whole names equal to
+    /// the word are exact matches, which the lists rank as prefixes.
+    private func recordListed(_ names: Range<Int>, node located: TermNode, into hits: HitMap) {
+        let unknownPosting = Posting.noLanguage << 4
+        budget.postings -= names.count
+        for i in names {
+            let entry = index.tops.entries[i]
+            hits.record(Int(entry & 0xFF_FFFF), Hit(raw: (entry >> 24) << 8 | unknownPosting))
+        }
+        guard let exactKey = index.keyEqualToPrefix(of: located.node!, length: located.length) else { return }
+        budget.postings -= index.postingRange(key: exactKey).count
+        for p in index.postingRange(key: exactKey) {
+            let raw = index.postings[p]
+            let role = (raw >> 1) & 7
+            guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
+            let miss = Posting.languageMiss(raw, display: PrefixTops.language)
+            hits.record(Int(raw >> 8), Hit(raw: UInt32(MatchClass.exact.rawValue) << 9 | miss << 8 | unknownPosting))
+        }
     }
 
     /// Whether a term that had hits of its own may still be a misspelling, for a query whose
@@ -110,18 +193,25 @@ struct MatchContext {
 
     /// Whole names that equal (or start with) the terms of a query read as one phrase:
     /// "poke ball" as two terms still ranks the Poké Ball, whose whole name it is, first.
-    func phraseHits(_ terms: some Collection<Term>) -> HitMap {
+    /// `firstLocated`: the first term's text located, where the phrase and its compact form
+    /// are looked up from (both start with it when it is one word).
+    func phraseHits(_ terms: [TermHits], firstLocated: TermNode?) -> HitMap {
         let hits = maps.newMap()
-        // The words joined by spaces, written on the stack (no string, no array).
-        let length = terms.reduce(terms.count - 1) { $0 + $1.text.utf8.count }
+        // The words joined by spaces, written on the stack (no string, no array; the terms
+        // read in place, not copied).
+        var length = terms.count - 1
+        for i in terms.indices { length += terms[i].term.text.utf8.count }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(length, 1)) { phrase in
             var count = 0
-            for var term in terms {
+            for i in terms.indices {
                 if count > 0 { phrase[count] = 0x20; count += 1 }
-                count = term.text.withUTF8 { UnsafeMutableBufferPointer(rebasing: phrase[count...]).initialize(fromContentsOf: $0) } + count
+                count += terms[i].term.text.utf8.withContiguousStorageIfAvailable {
+                    UnsafeMutableBufferPointer(rebasing: phrase[count...]).initialize(fromContentsOf: $0)
+                } ?? UnsafeMutableBufferPointer(rebasing: phrase[count...]).initialize(fromContentsOf: terms[i].term.text.utf8)
             }
-            matchText(UnsafeBufferPointer(rebasing: phrase[..<count]), phrase: true, wholeWord: true, namesOnly: true,
-                      restriction: languageRestriction, queryTransliterated: false, into: hits)
+            let start = firstLocated.flatMap { first in phrase[..<first.length].contains(0x20) ? nil : first }
+            matchText(UnsafeBufferPointer(rebasing: phrase[..<count]), located: nil, after: start, phrase: true, wholeWord: true,
+                      namesOnly: true, restriction: languageRestriction, queryTransliterated: false, into: hits)
         }
         return hits
     }
@@ -184,17 +274,16 @@ struct MatchContext {
                            into hits: HitMap) {
         var text = text
         text.withUTF8 {
-            matchText($0, phrase: phrase, wholeWord: wholeWord, namesOnly: namesOnly, restriction: restriction,
+            matchText($0, located: nil, after: nil, phrase: phrase, wholeWord: wholeWord, namesOnly: namesOnly, restriction: restriction,
                       queryTransliterated: queryTransliterated, into: hits)
         }
     }
 
-    /// The same, for the text's bytes in place.
-    private func matchText(_ bytes: UnsafeBufferPointer<UInt8>, phrase: Bool, wholeWord: Bool, namesOnly: Bool, restriction: Int?,
-                           queryTransliterated: Bool, into hits: HitMap) {
-        // (`keyRange(prefix:)` on the bytes in place; written out here, as the call cost the
-        // multi-word completions 2–3% more instructions, however inlined.)
-        let range = bytes.isEmpty ? 0..<index.keys.count : index.prefixNode(bytes).map(index.nodeKeys) ?? 0..<0
+    /// The same, for the text's bytes in place (`located`: found in the trie already;
+    /// `start`: its first bytes found, and those of its compact form for a phrase).
+    private func matchText(_ bytes: UnsafeBufferPointer<UInt8>, located: TermNode?, after start: TermNode? = nil, phrase: Bool,
+                           wholeWord: Bool, namesOnly: Bool, restriction: Int?, queryTransliterated: Bool, into hits: HitMap) {
+        let range = (located ?? locate(bytes, after: start)).keys
         if let first = range.first {
             budget.postings -= Int(index.postingStart[range.upperBound] - index.postingStart[first])
             if budget.isSpent { return }
@@ -205,8 +294,8 @@ struct MatchContext {
             // "mr mime" also as its compact form (a phrase of one word: as a whole word).
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { compact in
                 let count = Folding.compact(bytes, into: compact)
-                matchText(UnsafeBufferPointer(rebasing: compact[..<count]), phrase: false, wholeWord: true, namesOnly: namesOnly,
-                          restriction: restriction, queryTransliterated: queryTransliterated, into: hits)
+                matchText(UnsafeBufferPointer(rebasing: compact[..<count]), located: nil, after: start, phrase: false, wholeWord: true,
+                          namesOnly: namesOnly, restriction: restriction, queryTransliterated: queryTransliterated, into: hits)
             }
         }
         guard !wholeWord, !completion || matchesWordStarts(bytes) else { return }
@@ -230,13 +319,14 @@ struct MatchContext {
     /// A word term that surely has hits of its own (so no typo or transliteration fallback
     /// applies to it), with the keys it matches by prefix (by equality for a whole word) and
     /// their posting count: such a term can be matched on candidate documents alone.
-    func deferrable(_ term: Term) -> (keys: Range<Int>, postings: Int)? {
-        guard term.shape == .word || term.shape == .wholeWord, term.language == nil, languageRestriction == nil else { return nil }
-        var text = term.text
-        guard let (node, length) = text.withUTF8({ bytes in index.prefixNode(bytes).map { ($0, bytes.count) } }) else { return nil }
+    func deferrable(_ term: Term, _ located: TermNode) -> (keys: Range<Int>, postings: Int)? {
+        guard term.shape == .word || term.shape == .wholeWord, term.language == nil, languageRestriction == nil,
+              let node = located.node else { return nil }
+        // A listed word is matched in full at the cost of its list.
+        if namesListed(term, located) != nil { return nil }
         let keys: Range<Int>
         if term.shape == .wholeWord {
-            guard let key = index.keyEqualToPrefix(of: node, length: length) else { return nil }
+            guard let key = index.keyEqualToPrefix(of: node, length: located.length) else { return nil }
             keys = key..<key + 1
         } else {
             keys = index.nodeKeys(node)
