@@ -40,7 +40,7 @@ extension IndexSnapshot {
                 trieNodes.withUnsafeBufferPointer { nodes in
                     nodeByte.withUnsafeBufferPointer { firstByte in
                         body(TrieView(bytes: bytes.baseAddress!, offsets: offsets.baseAddress!, nodes: nodes.baseAddress!,
-                                      firstByte: firstByte.baseAddress!))
+                                      firstByte: firstByte.baseAddress!, nodeCount: firstByte.count))
                     }
                 }
             }
@@ -167,18 +167,17 @@ struct TrieView {
     let offsets: UnsafePointer<UInt32>
     let nodes: UnsafePointer<TrieNode>
     let firstByte: UnsafePointer<UInt8>
+    /// Nodes in all (the length of `nodes` and `firstByte`).
+    let nodeCount: Int
 
     @inline(__always) func keys(_ node: Int) -> Range<Int> { Int(nodes[node].keyLow)..<Int(nodes[node].keyHigh) }
 
-    /// The child of `node` whose edge starts with `byte`. Children are in byte order, each
-    /// starting with a different byte (near the root, dozens): a binary search without
-    /// branches on the bytes compared, which a processor cannot predict (see
-    /// `pokesearch_child_search`).
+    /// The child of `node` whose edge starts with `byte`. Children each start with a
+    /// different byte (near the root, dozens; further down, a few): found sixteen at a time
+    /// (see `pokesearch_child_find`).
     @inline(__always) func child(of node: Int, startingWith byte: UInt8) -> Int? {
-        let count = Int(nodes[node].childCount)
-        guard count > 0 else { return nil }
-        let base = pokesearch_child_search(firstByte, Int(nodes[node].childStart), count, byte)
-        return firstByte[base] == byte ? base : nil
+        let found = pokesearch_child_find(firstByte, nodeCount, Int(nodes[node].childStart), Int(nodes[node].childCount), byte)
+        return found < 0 ? nil : found
     }
 
     typealias Place = (node: Int, position: Int)

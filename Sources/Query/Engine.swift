@@ -79,6 +79,17 @@ public struct TermExplanation: Sendable, Equatable {
     }
 }
 
+/// A positive term while a query is ranked: its clause in the parsed query, its hits once
+/// matched (a word read on candidates only, later), and its text in the trie (a deferred word
+/// is matched in full from it; the phrase of the terms is looked up from the first's). Plain
+/// values only: slots are copied and read in the ranking's loops without reference counting
+/// (a slot holding its term counted references to the term's strings at each copy).
+struct TermSlot {
+    var clause: Int
+    var hits: HitMap?
+    var located: MatchContext.TermNode? = nil
+}
+
 /// A positive term and its hits. (Structs, not tuples, wherever a term is kept in an array:
 /// arrays of tuples with such payloads are copied through the runtime's generic witnesses.)
 struct TermHits {
@@ -361,21 +372,14 @@ public final class SearchEngine: Sendable {
         return scalars >= (ascii ? 3 : 2)
     }
 
-    /// Every matching document with its ranking key (smallest first once sorted), and the
-    /// terms' hits (for explanations). `deferring` off matches every term in full, by
+    /// Every matching document with its ranking key (smallest first once sorted), and, when
+    /// explanations are asked for, the terms' hits. `deferring` off matches every term in full, by
     /// reading its postings (no word read on candidates, none from a trie node's list: tests
     /// compare the two ways).
     func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, deferring: Bool = true, maps: HitMapLease? = nil) throws
         -> (ranked: [(key: UInt64, doc: Int)], positives: [TermHits]) {
         // Positive terms in query order; a deferred word's hits are filled in below.
-        struct Slot {
-            var term: Term
-            var hits: HitMap?
-            /// The term's text in the trie (a deferred word is matched in full from it later;
-            /// the phrase of the terms is looked up from the first's).
-            var located: MatchContext.TermNode? = nil
-        }
-        var slots: [Slot] = []
+        var slots: [TermSlot] = []
         var deferred: [(slot: Int, keys: Range<Int>, postings: Int)] = []
         var excluded: [HitMap] = []
         var filters: [(ResolvedFilter, Bool)] = []
@@ -406,8 +410,9 @@ public final class SearchEngine: Sendable {
             // A wildcard's folded text has lost its `*` and `?`: the raw pattern tells them apart.
             return TermKey(text: shape == 3 ? term.raw : term.text, shape: shape, language: term.language, negated: entry.negated)
         }
-        // The terms are kept apart only when one repeats (most queries: none does).
-        let repeats = parsed.clauses.indices.contains { i in
+        // The terms are kept apart only when one repeats (most queries: none does; their
+        // texts, compared in place, tell it without making keys).
+        let repeats = parsed.mayRepeatTerms && parsed.clauses.indices.contains { i in
             termKey(parsed.clauses[i]).map { key in parsed.clauses[..<i].contains { termKey($0) == key } } ?? false
         }
         var matched: [Matched] = []
@@ -416,11 +421,11 @@ public final class SearchEngine: Sendable {
         // allocations each per query.)
         slots.reserveCapacity(parsed.clauses.count)
         deferred.reserveCapacity(parsed.clauses.count)
-        for entry in parsed.clauses {
-            let negated = entry.negated
-            switch entry.clause {
+        for clause in parsed.clauses.indices {
+            let negated = parsed.clauses[clause].negated
+            switch parsed.clauses[clause].clause {
             case .term(let term):
-                let key = repeats ? termKey(entry) : nil
+                let key = repeats ? termKey(parsed.clauses[clause]) : nil
                 let earlier = key.flatMap { key in matched.first { $0.key == key }?.hits }
                 // Found in the trie once, to defer the term or to match it.
                 let located = earlier == nil ? context.locate(term) : nil
@@ -428,28 +433,27 @@ public final class SearchEngine: Sendable {
                     if let key { deferredTexts.append(key) }
                     if let words = context.deferrable(term, located) {
                         deferred.append((slots.count, words.keys, words.postings))
-                        slots.append(Slot(term: term, hits: nil, located: located))
+                        slots.append(TermSlot(clause: clause, hits: nil, located: located))
                         continue
                     }
                 }
                 let hits = try earlier ?? context.match(term, allowTypos: !negated, located: located)
                 if let key, earlier == nil { matched.append(Matched(key: key, hits: hits)) }
                 if context.budget.isSpent { throw Self.tooBroad(term) }
-                if negated { excluded.append(hits) } else { slots.append(Slot(term: term, hits: hits, located: located)) }
+                if negated { excluded.append(hits) } else { slots.append(TermSlot(clause: clause, hits: hits, located: located)) }
             case .unknownFilter(let term, let name):
                 let hits = try context.match(term, allowTypos: false)
                 if hits.isEmpty {
                     throw QueryError("unknown filter '\(name):' (filters: kind type ability gen color habitat is lang id hp atk def spa spd spe bst height weight power accuracy pp cost)",
                                      position: term.position, part: term.raw)
                 }
-                if negated { excluded.append(hits) } else { slots.append(Slot(term: term, hits: hits)) }
+                if negated { excluded.append(hits) } else { slots.append(TermSlot(clause: clause, hits: hits)) }
             case .id(let id, _):
                 let hits = context.maps.newMap()
                 for doc in 0..<index.docCount where Int(index.docID[doc]) == id {
                     hits.record(doc, Hit(typos: 0, matchClass: .exact, posting: Posting(doc: doc, language: Posting.noLanguage, role: .whole, transliterated: false), displayLanguage: options.language))
                 }
-                let term = Term(text: String(id), raw: String(id), shape: .word, language: nil, position: 0)
-                if negated { excluded.append(hits) } else { slots.append(Slot(term: term, hits: hits)) }
+                if negated { excluded.append(hits) } else { slots.append(TermSlot(clause: clause, hits: hits)) }
             case .filter(.kind(let kind), _, _) where !negated:
                 kinds.insert(kind)
             case .filter(let filter, let position, let part):
@@ -463,8 +467,9 @@ public final class SearchEngine: Sendable {
         // postings (the word being typed, "p", has tens of thousands).
         deferred.sort { $0.postings < $1.postings }
         func matchInFull(_ slot: Int) throws {
-            let hits = try context.match(slots[slot].term, allowTypos: true, located: slots[slot].located)
-            if context.budget.isSpent { throw Self.tooBroad(slots[slot].term) }
+            let term = parsed.term(slots[slot].clause)
+            let hits = try context.match(term, allowTypos: true, located: slots[slot].located)
+            if context.budget.isSpent { throw Self.tooBroad(term) }
             slots[slot].hits = hits
         }
         if let rarest = deferred.first, !slots.contains(where: { $0.hits != nil }) {
@@ -472,11 +477,11 @@ public final class SearchEngine: Sendable {
             deferred.removeFirst()
         }
         let kindMask = kinds.reduce(0) { $0 | (1 << $1.rank) }
-        var candidates = intersect(slots.compactMap(\.hits), excluded: excluded, filters: filters, kindMask: kindMask,
+        var candidates = intersect(slots.lazy.compactMap(\.hits), excluded: excluded, filters: filters, kindMask: kindMask,
                                    context: context, favourites: options.favourites)
         var partial: [Int] = []
         for word in deferred {
-            let term = slots[word.slot].term
+            let term = parsed.term(slots[word.slot].clause)
             // Reading a candidate costs a few postings' worth; looking for the word inside
             // each of its names (a search's substrings) costs tens, but then matching the word
             // in full also reads every name holding it further in, which its postings do not
@@ -503,7 +508,7 @@ public final class SearchEngine: Sendable {
             partial.append(word.slot)
             candidates.removeAll { !hits.contains(Int($0)) }
         }
-        let misspelt = candidates.isEmpty && slots.count > 1 ? slots.indices.filter { context.mayBeMisspelt(slots[$0].term) } : []
+        let misspelt = candidates.isEmpty && slots.count > 1 ? slots.indices.filter { context.mayBeMisspelt(parsed.term(slots[$0].clause)) } : []
         if !misspelt.isEmpty {
             // Nothing has every term: let each term that may be misspelt also match within
             // its typo budget ("fier dragon"; a word read on candidates only is matched in
@@ -512,15 +517,14 @@ public final class SearchEngine: Sendable {
             // two types into other words.
             for slot in partial { try matchInFull(slot) }
             for slot in misspelt {
-                context.addTypos(slots[slot].term, into: slots[slot].hits!)
-                if context.budget.isSpent { throw Self.tooBroad(slots[slot].term) }
+                let term = parsed.term(slots[slot].clause)
+                context.addTypos(term, into: slots[slot].hits!)
+                if context.budget.isSpent { throw Self.tooBroad(term) }
             }
-            candidates = intersect(slots.map { $0.hits! }, excluded: excluded, filters: filters, kindMask: kindMask,
+            candidates = intersect(slots.lazy.map { $0.hits! }, excluded: excluded, filters: filters, kindMask: kindMask,
                                    context: context, favourites: options.favourites)
         }
-        let positives = slots.map { TermHits(term: $0.term, hits: $0.hits!) }
-        let allWords = positives.allSatisfy { $0.term.shape == .word || $0.term.shape == .wholeWord }
-        let phrase = positives.count > 1 && allWords && !candidates.isEmpty ? context.phraseHits(positives, firstLocated: slots[0].located) : nil
+        let phrase = slots.count > 1 && !candidates.isEmpty ? context.phraseHits(slots, of: parsed) : nil
 
         // Rank: bucket keys in one integer, smallest first.
         var ranked: [(key: UInt64, doc: Int)] = []
@@ -529,16 +533,16 @@ public final class SearchEngine: Sendable {
             let doc = Int(candidate)
             var typoTerms: UInt64 = 0
             var typos: UInt64 = 0
-            var placement: UInt64 = positives.isEmpty ? 0 : 0xF
-            for positive in positives {
-                let hit = Hit(raw: positive.hits.best[doc])
+            var placement: UInt64 = slots.isEmpty ? 0 : 0xF
+            for slot in slots {
+                let hit = Hit(raw: slot.hits!.best[doc])
                 if hit.typos > 0 { typoTerms += 1; typos += UInt64(hit.typos) }
                 placement = min(placement, UInt64(hit.placement))
             }
             if let phrase, let hit = phrase.hit(doc) { placement = min(placement, UInt64(hit.placement)) }
             ranked.append((typoTerms << 56 | min(typos, 255) << 48 | placement << 40 | UInt64(doc), doc))
         }
-        return (ranked, positives)
+        return (ranked, options.explain ? slots.map { TermHits(term: parsed.term($0.clause), hits: $0.hits!) } : [])
     }
 
     func results(_ window: ArraySlice<(key: UInt64, doc: Int)>, positives: [TermHits],
@@ -567,7 +571,7 @@ public final class SearchEngine: Sendable {
 
     /// Documents every map holds (the smallest drives), of the kinds asked for, held by no
     /// excluded map, passing every filter.
-    func intersect(_ maps: [HitMap], excluded: [HitMap], filters: [(ResolvedFilter, Bool)], kindMask: Int,
+    func intersect(_ maps: some Collection<HitMap>, excluded: [HitMap], filters: [(ResolvedFilter, Bool)], kindMask: Int,
                    context: MatchContext, favourites: Set<Int>) -> [Int32] {
         var docs: [Int32]
         let smallest = maps.indices.min { maps[$0].count < maps[$1].count }
@@ -581,7 +585,10 @@ public final class SearchEngine: Sendable {
         if kindMask != 0 {
             index.docKind.withUnsafeBufferPointer { kinds in docs.removeAll { kindMask & (1 << Int(kinds[Int($0)])) == 0 } }
         }
-        for (i, map) in maps.enumerated() where i != smallest { docs.removeAll { !map.contains(Int($0)) } }
+        for i in maps.indices where i != smallest {
+            let map = maps[i]
+            docs.removeAll { !map.contains(Int($0)) }
+        }
         for map in excluded { docs.removeAll { map.contains(Int($0)) } }
         for (filter, negated) in filters { context.apply(filter, negated: negated, to: &docs, favourites: favourites) }
         return docs

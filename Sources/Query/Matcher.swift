@@ -193,23 +193,37 @@ struct MatchContext {
 
     /// Whole names that equal (or start with) the terms of a query read as one phrase:
     /// "poke ball" as two terms still ranks the Poké Ball, whose whole name it is, first.
-    /// `firstLocated`: the first term's text located, where the phrase and its compact form
-    /// are looked up from (both start with it when it is one word).
-    func phraseHits(_ terms: [TermHits], firstLocated: TermNode?) -> HitMap {
+    /// Words and numbers make a phrase ("zygarde 10"); nil when another kind of term is
+    /// there. The first term's text located is where the phrase and its compact form are
+    /// looked up from (both start with it when it is one word).
+    func phraseHits(_ slots: [TermSlot], of parsed: ParsedQuery) -> HitMap? {
+        // A slot's text in place (a term's is not copied; a number's is made).
+        func withText<R>(_ slot: TermSlot, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+            switch parsed.clauses[slot.clause].clause {
+            case .term(let term) where term.shape == .word || term.shape == .wholeWord:
+                // (Contiguous on Linux, where there are no bridged strings.)
+                return term.text.utf8.withContiguousStorageIfAvailable(body) ?? Array(term.text.utf8).withUnsafeBufferPointer(body)
+            case .id(let id, _):
+                var text = String(id)
+                return text.withUTF8(body)
+            default:
+                return nil
+            }
+        }
+        var length = slots.count - 1
+        for slot in slots {
+            guard let count = withText(slot, \.count) else { return nil }
+            length += count
+        }
         let hits = maps.newMap()
-        // The words joined by spaces, written on the stack (no string, no array; the terms
-        // read in place, not copied).
-        var length = terms.count - 1
-        for i in terms.indices { length += terms[i].term.text.utf8.count }
+        // The words joined by spaces, written on the stack (no string, no array).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(length, 1)) { phrase in
             var count = 0
-            for i in terms.indices {
+            for slot in slots {
                 if count > 0 { phrase[count] = 0x20; count += 1 }
-                count += terms[i].term.text.utf8.withContiguousStorageIfAvailable {
-                    UnsafeMutableBufferPointer(rebasing: phrase[count...]).initialize(fromContentsOf: $0)
-                } ?? UnsafeMutableBufferPointer(rebasing: phrase[count...]).initialize(fromContentsOf: terms[i].term.text.utf8)
+                count += withText(slot) { UnsafeMutableBufferPointer(rebasing: phrase[count...]).initialize(fromContentsOf: $0) }!
             }
-            let start = firstLocated.flatMap { first in phrase[..<first.length].contains(0x20) ? nil : first }
+            let start = slots[0].located.flatMap { first in phrase[..<first.length].contains(0x20) ? nil : first }
             matchText(UnsafeBufferPointer(rebasing: phrase[..<count]), located: nil, after: start, phrase: true, wholeWord: true,
                       namesOnly: true, restriction: languageRestriction, queryTransliterated: false, into: hits)
         }

@@ -96,6 +96,27 @@ public struct ParsedQuery: Sendable, Equatable {
     public var clauses: [QueryClause]
     public var language: Int?         // lang:fr / @fr:
     public var isEmpty: Bool { clauses.isEmpty }
+
+    /// The term of clause `index`: a term, an unknown filter's text, or an id as a term.
+    func term(_ index: Int) -> Term {
+        switch clauses[index].clause {
+        case .term(let term), .unknownFilter(let term, _): return term
+        case .id(let id, let position): return Term(text: String(id), raw: String(id), shape: .word, language: nil, position: position)
+        case .filter: preconditionFailure("clause \(index) is a filter, not a term")
+        }
+    }
+
+    /// Whether two term clauses share a folded text (a term repeated, maybe in another
+    /// shape): compared in place, without copying the terms.
+    var mayRepeatTerms: Bool {
+        for i in clauses.indices {
+            guard case .term(let term) = clauses[i].clause else { continue }
+            for j in clauses.indices.prefix(i) {
+                if case .term(let other) = clauses[j].clause, other.text == term.text { return true }
+            }
+        }
+        return false
+    }
 }
 
 /// Turns query text into clauses. Whitespace separates terms; double quotes make a phrase
