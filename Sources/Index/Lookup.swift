@@ -39,8 +39,10 @@ extension IndexSnapshot {
             keys.offsets.withUnsafeBufferPointer { offsets in
                 trieNodes.withUnsafeBufferPointer { nodes in
                     nodeByte.withUnsafeBufferPointer { firstByte in
-                        body(TrieView(bytes: bytes.baseAddress!, offsets: offsets.baseAddress!, nodes: nodes.baseAddress!,
-                                      firstByte: firstByte.baseAddress!, nodeCount: firstByte.count))
+                        rootChild.withUnsafeBufferPointer { rootChild in
+                            body(TrieView(bytes: bytes.baseAddress!, offsets: offsets.baseAddress!, nodes: nodes.baseAddress!,
+                                          firstByte: firstByte.baseAddress!, nodeCount: firstByte.count, rootChild: rootChild.baseAddress!))
+                        }
                     }
                 }
             }
@@ -169,14 +171,17 @@ struct TrieView {
     let firstByte: UnsafePointer<UInt8>
     /// Nodes in all (the length of `nodes` and `firstByte`).
     let nodeCount: Int
+    /// See `IndexSnapshot.rootChild`.
+    let rootChild: UnsafePointer<Int32>
 
     @inline(__always) func keys(_ node: Int) -> Range<Int> { Int(nodes[node].keyLow)..<Int(nodes[node].keyHigh) }
 
-    /// The child of `node` whose edge starts with `byte`. Children each start with a
-    /// different byte (near the root, dozens; further down, a few): found sixteen at a time
-    /// (see `pokesearch_child_find`).
+    /// The child of `node` whose edge starts with `byte`: the root's from its table; others
+    /// (each child starting with a different byte, a few further down) found sixteen at a
+    /// time (see `pokesearch_child_find`).
     @inline(__always) func child(of node: Int, startingWith byte: UInt8) -> Int? {
-        let found = pokesearch_child_find(firstByte, nodeCount, Int(nodes[node].childStart), Int(nodes[node].childCount), byte)
+        let found = node == 0 ? Int(rootChild[Int(byte)])
+            : pokesearch_child_find(firstByte, nodeCount, Int(nodes[node].childStart), Int(nodes[node].childCount), byte)
         return found < 0 ? nil : found
     }
 

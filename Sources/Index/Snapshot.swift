@@ -142,6 +142,9 @@ public final class IndexSnapshot: Sendable {
     /// The first byte of each node's edge (0 for the root): a walk down compares children's
     /// bytes side by side instead of reading each child's key.
     public let nodeByte: [UInt8]
+    /// The root's child for each first byte (-1: none), made when the snapshot is: the root
+    /// has the most children (every first byte of every key), and every lookup starts there.
+    let rootChild: [Int32]
 
     // Every suffix of whole names, their compact forms and keys of fields alone, sorted.
     public let suffixes: SuffixArray
@@ -189,6 +192,10 @@ public final class IndexSnapshot: Sendable {
         self.postings = postings
         self.trieNodes = trieNodes
         self.nodeByte = nodeByte
+        var rootChild = [Int32](repeating: -1, count: 256)
+        // (Made before a snapshot read from disk is checked: a child out of bounds is left out.)
+        for child in trieNodes.first?.children ?? 0..<0 where child < nodeByte.count { rootChild[Int(nodeByte[child])] = Int32(child) }
+        self.rootChild = rootChild
         self.suffixes = suffixes
         self.tops = tops
         self.cards = cards
@@ -223,7 +230,7 @@ public final class IndexSnapshot: Sendable {
 
     // MARK: Document accessors
 
-    public func kind(_ doc: Int) -> Kind { Kind.allCases[Int(docKind[doc])] }
+    public func kind(_ doc: Int) -> Kind { Kind(rank: Int(docKind[doc]))! }
     public func id(_ doc: Int) -> Int { Int(docID[doc]) }
     public func slug(_ doc: Int) -> String { slugs.string(doc) }
     public func flags(_ doc: Int) -> DocFlags { DocFlags(rawValue: docFlags[doc]) }

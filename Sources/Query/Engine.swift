@@ -216,11 +216,12 @@ public final class SearchEngine: Sendable {
         if let answer = answerFromTops(parsed, options: options, completion: completion) { return answer }
         let maps = hitMaps.lease()
         let (ranked, positives) = try rank(parsed, options: options, completion: completion, maps: maps)
-        return RankedWindow(window: window(ranked, options), total: ranked.count, positives: positives, maps: maps)
+        let total = ranked.count
+        return RankedWindow(window: window(ranked, options), total: total, positives: positives, maps: maps)
     }
 
     /// The page `options` ask for of ranked documents: by relevance, or sorted by a field.
-    func window(_ ranked: [(key: UInt64, doc: Int)], _ options: SearchOptions) -> ArraySlice<(key: UInt64, doc: Int)> {
+    func window(_ ranked: consuming [(key: UInt64, doc: Int)], _ options: SearchOptions) -> ArraySlice<(key: UInt64, doc: Int)> {
         let limit = max(0, min(options.limit, SearchOptions.maxLimit))
         let offset = max(0, min(options.offset, SearchOptions.maxOffset))
         if options.sort == .relevance {
@@ -604,10 +605,14 @@ public final class SearchEngine: Sendable {
         }
     }
 
-    /// The `count` smallest entries in order, without sorting everything.
-    func topK(_ entries: [(key: UInt64, doc: Int)], _ count: Int) -> [(key: UInt64, doc: Int)] {
+    /// The `count` smallest entries in order, without sorting everything (a few: sorted in
+    /// place, no copy).
+    func topK(_ entries: consuming [(key: UInt64, doc: Int)], _ count: Int) -> ArraySlice<(key: UInt64, doc: Int)> {
         guard count > 0 else { return [] }
-        if entries.count <= count * 4 { return Array(entries.sorted { $0.key < $1.key }.prefix(count)) }
+        if entries.count <= count * 4 {
+            entries.sort { $0.key < $1.key }
+            return entries.prefix(count)
+        }
         var top: [(key: UInt64, doc: Int)] = []
         top.reserveCapacity(count + 1)
         for entry in entries {
@@ -617,7 +622,7 @@ public final class SearchEngine: Sendable {
             top.insert(entry, at: i)
             if top.count > count { top.removeLast() }
         }
-        return top
+        return top[...]
     }
 
     /// Sorted by a field; documents without that field last; ties keep relevance order.
