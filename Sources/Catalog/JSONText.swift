@@ -101,9 +101,10 @@ public enum JSONText {
         }
     }
 
-    /// The result at `position` of a search's window, written from the index's bytes.
-    public static func appendResult(_ results: SearchResults, at position: Int, into out: ByteBuffer) {
-        results.withCard(at: position) { card in
+    /// A search's window, the results separated by commas, written from the index's bytes.
+    public static func appendResults(_ results: SearchResults, into out: ByteBuffer) {
+        results.forEachCard { position, card in
+            if position > 0 { out.append(UInt8(ascii: ",")) }
             appendResult(kind: card.kind, id: card.id, slug: card.slug, name: card.name, score: results.score(at: position),
                          types: [card.types.0, card.types.1].lazy.filter { $0 != 255 }.map { results.typeSlug($0) },
                          explanation: results.explanation(at: position), into: out)
@@ -155,9 +156,10 @@ public enum JSONText {
         }
     }
 
-    /// The suggestion at `position` of a completion, written from the index's bytes.
-    public static func appendSuggestion(_ suggestions: Suggestions, at position: Int, into out: ByteBuffer) {
-        suggestions.withCard(at: position) { card in
+    /// A completion's suggestions, separated by commas, written from the index's bytes.
+    public static func appendSuggestions(_ suggestions: Suggestions, into out: ByteBuffer) {
+        suggestions.forEachCard { position, card in
+            if position > 0 { out.append(UInt8(ascii: ",")) }
             appendSuggestion(text: card.name, kind: card.kind, id: card.id, slug: card.slug, into: out)
         }
     }

@@ -80,31 +80,56 @@ public struct CardBytes {
     public let slug: UnsafeBufferPointer<UInt8>
 }
 
-extension IndexSnapshot {
-    /// The card of `doc` with its name in `language` (a Language index; else English, else
-    /// the slug, as `displayName`). English, the default, is read from the cards: one or two
-    /// cache lines; another language from the columns.
-    public func withCard<R>(_ doc: Int, language: Int, _ body: (CardBytes) -> R) -> R {
+/// Reads cards with the index's arrays entered once: a page of results reads several, and
+/// entering the arrays for each card counted references to them each time. Valid only
+/// inside `withCardReader`.
+public struct CardReader {
+    fileprivate let index: IndexSnapshot
+    fileprivate let language: Int
+    fileprivate let cardBytes: UnsafeBufferPointer<UInt8>
+    fileprivate let cardOffsets: UnsafeBufferPointer<UInt32>
+    fileprivate let slugBytes: UnsafeBufferPointer<UInt8>
+    fileprivate let nameBytes: UnsafeBufferPointer<UInt8>
+
+    /// The card of `doc` with its name in the reader's language (a Language index; else
+    /// English, else the slug, as `displayName`). English, the default, is read from the
+    /// cards: one or two cache lines; another language from the columns.
+    public func withCard<R>(_ doc: Int, _ body: (CardBytes) -> R) -> R {
         if language != 0 {
-            return slugs.bytes.withUnsafeBufferPointer { slugBytes in
-                nameTexts.bytes.withUnsafeBufferPointer { nameBytes in
-                    let slug = UnsafeBufferPointer(rebasing: slugBytes[slugs.range(doc)])
-                    let entry = DocCards.displayEntry(of: doc, language: language, nameStart: nameStart, nameLanguage: nameLanguage)
-                    let name = entry.map { UnsafeBufferPointer(rebasing: nameBytes[nameTexts.range($0)]) } ?? slug
-                    return body(CardBytes(kind: kind(doc), id: id(doc), types: (docTypes[doc * 2], docTypes[doc * 2 + 1]),
-                                          name: name, slug: slug))
+            let slug = UnsafeBufferPointer(rebasing: slugBytes[index.slugs.range(doc)])
+            let entry = DocCards.displayEntry(of: doc, language: language, nameStart: index.nameStart, nameLanguage: index.nameLanguage)
+            let name = entry.map { UnsafeBufferPointer(rebasing: nameBytes[index.nameTexts.range($0)]) } ?? slug
+            return body(CardBytes(kind: index.kind(doc), id: index.id(doc), types: (index.docTypes[doc * 2], index.docTypes[doc * 2 + 1]),
+                                  name: name, slug: slug))
+        }
+        let start = Int(cardOffsets[doc]), end = Int(cardOffsets[doc + 1])
+        let id = Int32(bitPattern: UInt32(cardBytes[start + 4]) | UInt32(cardBytes[start + 5]) << 8
+                       | UInt32(cardBytes[start + 6]) << 16 | UInt32(cardBytes[start + 7]) << 24)
+        let nameEnd = start + DocCards.headerSize + (Int(cardBytes[start + 8]) | Int(cardBytes[start + 9]) << 8)
+        return body(CardBytes(kind: Kind(rank: Int(cardBytes[start]))!, id: Int(id), types: (cardBytes[start + 1], cardBytes[start + 2]),
+                              name: UnsafeBufferPointer(rebasing: cardBytes[(start + DocCards.headerSize)..<nameEnd]),
+                              slug: UnsafeBufferPointer(rebasing: cardBytes[nameEnd..<end])))
+    }
+}
+
+extension IndexSnapshot {
+    /// Calls `body` with a reader of cards in `language` (see `CardReader.withCard`).
+    public func withCardReader<R>(language: Int, _ body: (CardReader) -> R) -> R {
+        cards.pool.bytes.withUnsafeBufferPointer { cardBytes in
+            cards.pool.offsets.withUnsafeBufferPointer { cardOffsets in
+                slugs.bytes.withUnsafeBufferPointer { slugBytes in
+                    nameTexts.bytes.withUnsafeBufferPointer { nameBytes in
+                        body(CardReader(index: self, language: language, cardBytes: cardBytes, cardOffsets: cardOffsets,
+                                        slugBytes: slugBytes, nameBytes: nameBytes))
+                    }
                 }
             }
         }
-        return cards.pool.bytes.withUnsafeBufferPointer { bytes in
-            let start = Int(cards.pool.offsets[doc]), end = Int(cards.pool.offsets[doc + 1])
-            let id = Int32(bitPattern: UInt32(bytes[start + 4]) | UInt32(bytes[start + 5]) << 8
-                           | UInt32(bytes[start + 6]) << 16 | UInt32(bytes[start + 7]) << 24)
-            let nameEnd = start + DocCards.headerSize + (Int(bytes[start + 8]) | Int(bytes[start + 9]) << 8)
-            return body(CardBytes(kind: Kind.allCases[Int(bytes[start])], id: Int(id), types: (bytes[start + 1], bytes[start + 2]),
-                                  name: UnsafeBufferPointer(rebasing: bytes[(start + DocCards.headerSize)..<nameEnd]),
-                                  slug: UnsafeBufferPointer(rebasing: bytes[nameEnd..<end])))
-        }
+    }
+
+    /// The card of `doc` with its name in `language` (see `CardReader.withCard`).
+    public func withCard<R>(_ doc: Int, language: Int, _ body: (CardBytes) -> R) -> R {
+        withCardReader(language: language) { $0.withCard(doc, body) }
     }
 
     /// The card of `doc` with its name in `language`, decoded.

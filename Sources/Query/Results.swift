@@ -57,9 +57,12 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     /// The slug of a type index of a card.
     public func typeSlug(_ type: UInt8) -> String { index.typeSlugs[Int(type)] }
 
-    /// The card of the result at `position`, its name in the search's display language.
-    public func withCard<R>(at position: Int, _ body: (CardBytes) -> R) -> R {
-        index.withCard(window[window.startIndex + position].doc, language: language, body)
+    /// Calls `body` with each result's position and card in order, its name in the search's
+    /// display language (the index's arrays entered once for the page).
+    public func forEachCard(_ body: (Int, CardBytes) -> Void) {
+        index.withCardReader(language: language) { reader in
+            for position in indices { reader.withCard(window[window.startIndex + position].doc) { body(position, $0) } }
+        }
     }
 }
 
@@ -78,8 +81,11 @@ public struct Suggestions: RandomAccessCollection, Sendable {
         return Suggestion(text: card.name, kind: card.kind, id: card.id, slug: card.slug)
     }
 
-    /// The card of the suggestion at `position`, its name in the completion's display language.
-    public func withCard<R>(at position: Int, _ body: (CardBytes) -> R) -> R {
-        index.withCard(window[window.startIndex + position].doc, language: language, body)
+    /// Calls `body` with each suggestion's position and card in order, its name in the
+    /// completion's display language (the index's arrays entered once for the page).
+    public func forEachCard(_ body: (Int, CardBytes) -> Void) {
+        index.withCardReader(language: language) { reader in
+            for position in indices { reader.withCard(window[window.startIndex + position].doc) { body(position, $0) } }
+        }
     }
 }

@@ -6,6 +6,13 @@ import Testing
 struct CorpusTests {
     let corpus = Fixture.corpus
 
+    /// A kind's rank is what the index stores: its place in `allCases`, both ways.
+    @Test func kindRanksAreTheirPlacesInAllCases() {
+        #expect(Kind.allCases.map(\.rank) == Array(Kind.allCases.indices))
+        #expect(Kind.allCases.indices.map { Kind(rank: $0) } == Kind.allCases)
+        #expect(Kind(rank: Kind.allCases.count) == nil && Kind(rank: -1) == nil)
+    }
+
     @Test func countsPerKind() {
         // 1,351 rows of PokeAPI's pokemon table plus 228 cosmetic forms.
         #expect(corpus.pokemon.filter { $0.formOf == nil }.count == 1351)

@@ -85,20 +85,18 @@ import Testing
                 options.explain = explain
                 let results = try Fixture.engine.search(query, options: options).results
                 #expect(!results.isEmpty, "\(query)")
+                let out = ByteBuffer()
+                JSONText.appendResults(results, into: out)
+                #expect(out.string == results.map(JSONText.result).joined(separator: ","), "\(query) in \(code)")
                 for i in results.indices {
-                    let out = ByteBuffer()
-                    JSONText.appendResult(results, at: i, into: out)
-                    #expect(out.string == JSONText.result(results[i]), "\(query) #\(i) in \(code)")
                     // Filters explain nothing: only terms do.
                     #expect(results[i].explanation.isEmpty == (!explain || query.contains(where: { ":>".contains($0) })))
                 }
             }
             let suggestions = try Fixture.engine.complete(query, limit: 20, language: language)
-            for i in suggestions.indices {
-                let out = ByteBuffer()
-                JSONText.appendSuggestion(suggestions, at: i, into: out)
-                #expect(out.string == JSONText.suggestion(suggestions[i]), "\(query) #\(i) in \(code)")
-            }
+            let out = ByteBuffer()
+            JSONText.appendSuggestions(suggestions, into: out)
+            #expect(out.string == suggestions.map(JSONText.suggestion).joined(separator: ","), "\(query) in \(code)")
         }
     }
 

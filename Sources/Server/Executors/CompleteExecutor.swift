@@ -13,10 +13,7 @@ enum CompleteExecutor {
             return
         }
         out.append(#"{"ok":true,"suggestions":["#)
-        for i in suggestions?.indices ?? 0..<0 {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONText.appendSuggestion(suggestions!, at: i, into: out)
-        }
+        if let suggestions { JSONText.appendSuggestions(suggestions, into: out) }
         out.append("]}\n")
     }
 }

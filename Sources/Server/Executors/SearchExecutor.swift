@@ -15,10 +15,7 @@ enum SearchExecutor {
         out.append(#"{"ok":true,"total":"#)
         JSONText.appendInt(response.total, into: out)
         out.append(#","results":["#)
-        for i in response.results.indices {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONText.appendResult(response.results, at: i, into: out)
-        }
+        JSONText.appendResults(response.results, into: out)
         out.append("]}\n")
     }
 }
