@@ -137,7 +137,7 @@ struct MatchContext {
 
     private func mayBeListed(_ term: Term) -> Bool {
         completion && readsLists && term.shape == .word && term.language == nil && languageRestriction == nil
-            && UInt32(displayLanguage) == PrefixTops.language && !matchesWordStarts(term.text.utf8)
+            && UInt32(displayLanguage) == PrefixTops.language && !matchesWordStarts(term)
     }
 
     /// A node's list of names, when it holds every name of the node's range.
@@ -355,14 +355,15 @@ struct MatchContext {
     /// scalars or more, two in other scripts), or for a completion, names with a later word
     /// where it starts (see `matchesWordStarts`).
     func matchesSubstrings(_ term: Term) -> Bool {
-        guard term.shape == .word, !completion || matchesWordStarts(term.text.utf8) else { return false }
+        guard term.shape == .word, !completion || matchesWordStarts(term) else { return false }
         return SearchEngine.isLongEnoughForSubstrings(term.text.utf8)
     }
 
     /// A completion's term whose text folds to several words ("(タイプ：ドラゴン)" → "タイプ
     /// ドラゴン", as a form's name is written; or its transliteration) is a prefix of no name
     /// word: it is matched where it starts a later word of a name, as a search would rank it.
-    func matchesWordStarts(_ utf8: some Sequence<UInt8>) -> Bool { completion && utf8.contains(0x20) }
+    func matchesWordStarts(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { completion && bytes.contains(0x20) }
+    func matchesWordStarts(_ term: Term) -> Bool { completion && Folding.hasSeveralWords(term.text) }
 
     /// A deferrable word term's best hit on one document, read from the document's own
     /// postings: what `matchText` records for that document (prefix or exact on `keys`,

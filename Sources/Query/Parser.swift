@@ -212,7 +212,7 @@ public enum QueryParser {
                         return end - start
                     }
                     result.clauses.append(QueryClause(.term(Term(text: folded, raw: raw, shape: .word, language: nil, position: startScalar))))
-                } else if let term = try? termValue(raw, raw: raw, position: startScalar) {
+                } else if let term = wordTerm(raw, raw: raw, position: startScalar) { // (no `*` or `?` here)
                     result.clauses.append(QueryClause(.term(term)))
                 }
                 return result.clauses.count <= maxClauses
@@ -448,8 +448,14 @@ public enum QueryParser {
             guard pieces.contains(where: { if case .literal = $0 { return true } else { return false } }) else { return nil }
             return Term(text: Folding.fold(text), raw: raw, shape: .wildcard(pieces), language: nil, position: position)
         }
+        return wordTerm(text, raw: raw, position: position)
+    }
+
+    /// A term from text without wildcards: folded; a phrase if it folds to several words.
+    /// Nil when nothing searchable is left.
+    static func wordTerm(_ text: String, raw: String, position: Int) -> Term? {
         let folded = Folding.fold(text)
         guard !folded.isEmpty else { return nil }
-        return Term(text: folded, raw: raw, shape: folded.utf8.contains(0x20) ? .phrase : .word, language: nil, position: position)
+        return Term(text: folded, raw: raw, shape: Folding.hasSeveralWords(folded) ? .phrase : .word, language: nil, position: position)
     }
 }
