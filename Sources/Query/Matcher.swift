@@ -215,19 +215,27 @@ struct MatchContext {
             guard let count = withText(slot, \.count) else { return nil }
             length += count
         }
-        let hits = maps.newMap()
         // The words joined by spaces, written on the stack (no string, no array).
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(length, 1)) { phrase in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(length, 1)) { phrase -> HitMap? in
             var count = 0
             for slot in slots {
                 if count > 0 { phrase[count] = 0x20; count += 1 }
                 count += withText(slot) { UnsafeMutableBufferPointer(rebasing: phrase[count...]).initialize(fromContentsOf: $0) }!
             }
+            let bytes = UnsafeBufferPointer(rebasing: phrase[..<count])
             let start = slots[0].located.flatMap { first in phrase[..<first.length].contains(0x20) ? nil : first }
-            matchText(UnsafeBufferPointer(rebasing: phrase[..<count]), located: nil, after: start, phrase: true, wholeWord: true,
-                      namesOnly: true, restriction: languageRestriction, queryTransliterated: false, into: hits)
+            // Both forms looked up first: most phrases of a query's terms are no name's start
+            // (a type and a name's first letters), and take no map then.
+            let located = locate(bytes, after: start)
+            let compactLocated = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { compact in
+                locate(UnsafeBufferPointer(rebasing: compact[..<Folding.compact(bytes, into: compact)]), after: start)
+            }
+            guard located.node != nil || compactLocated.node != nil else { return nil }
+            let hits = maps.newMap()
+            matchText(bytes, located: located, compactLocated: compactLocated, phrase: true, wholeWord: true, namesOnly: true,
+                      restriction: languageRestriction, queryTransliterated: false, into: hits)
+            return hits
         }
-        return hits
     }
 
     /// Whether a term matches names only: the word being typed in a completion.
@@ -295,8 +303,9 @@ struct MatchContext {
 
     /// The same, for the text's bytes in place (`located`: found in the trie already;
     /// `start`: its first bytes found, and those of its compact form for a phrase).
-    private func matchText(_ bytes: UnsafeBufferPointer<UInt8>, located: TermNode?, after start: TermNode? = nil, phrase: Bool,
-                           wholeWord: Bool, namesOnly: Bool, restriction: Int?, queryTransliterated: Bool, into hits: HitMap) {
+    private func matchText(_ bytes: UnsafeBufferPointer<UInt8>, located: TermNode?, after start: TermNode? = nil,
+                           compactLocated: TermNode? = nil, phrase: Bool, wholeWord: Bool, namesOnly: Bool, restriction: Int?,
+                           queryTransliterated: Bool, into hits: HitMap) {
         let range = (located ?? locate(bytes, after: start)).keys
         if let first = range.first {
             budget.postings -= Int(index.postingStart[range.upperBound] - index.postingStart[first])
@@ -308,8 +317,9 @@ struct MatchContext {
             // "mr mime" also as its compact form (a phrase of one word: as a whole word).
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { compact in
                 let count = Folding.compact(bytes, into: compact)
-                matchText(UnsafeBufferPointer(rebasing: compact[..<count]), located: nil, after: start, phrase: false, wholeWord: true,
-                          namesOnly: namesOnly, restriction: restriction, queryTransliterated: queryTransliterated, into: hits)
+                matchText(UnsafeBufferPointer(rebasing: compact[..<count]), located: compactLocated, after: start, phrase: false,
+                          wholeWord: true, namesOnly: namesOnly, restriction: restriction, queryTransliterated: queryTransliterated,
+                          into: hits)
             }
         }
         guard !wholeWord, !completion || matchesWordStarts(bytes) else { return }
@@ -356,7 +366,8 @@ struct MatchContext {
     /// where it starts (see `matchesWordStarts`).
     func matchesSubstrings(_ term: Term) -> Bool {
         guard term.shape == .word, !completion || matchesWordStarts(term) else { return false }
-        return SearchEngine.isLongEnoughForSubstrings(term.text.utf8)
+        return term.text.utf8.withContiguousStorageIfAvailable(SearchEngine.isLongEnoughForSubstrings)
+            ?? SearchEngine.isLongEnoughForSubstrings(term.text.utf8)
     }
 
     /// A completion's term whose text folds to several words ("(タイプ：ドラゴン)" → "タイプ
