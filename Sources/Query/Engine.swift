@@ -88,6 +88,13 @@ struct TermSlot {
     var clause: Int
     var hits: HitMap?
     var located: MatchContext.TermNode? = nil
+    /// A deferred word (its hits come after the other terms'): the keys it matches, and
+    /// their postings.
+    var deferredKeys: Range<Int>? = nil
+    var postings = 0
+    /// A deferred word's hits read on the candidates only (matched in full when typos may
+    /// be needed).
+    var readOnCandidates = false
 }
 
 /// A positive term and its hits. (Structs, not tuples, wherever a term is kept in an array:
@@ -200,7 +207,7 @@ public final class SearchEngine: Sendable {
         var total: Int
         var positives: [TermHits] = []
         /// The hit maps the query leased (the positives' among them), given back once read.
-        var maps: HitMapLease?
+        var maps: QueryLease?
     }
 
     func search(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) throws -> SearchResponse {
@@ -377,16 +384,15 @@ public final class SearchEngine: Sendable {
     /// explanations are asked for, the terms' hits. `deferring` off matches every term in full, by
     /// reading its postings (no word read on candidates, none from a trie node's list: tests
     /// compare the two ways).
-    func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, deferring: Bool = true, maps: HitMapLease? = nil) throws
+    func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, deferring: Bool = true, maps: QueryLease? = nil) throws
         -> (ranked: [(key: UInt64, doc: Int)], positives: [TermHits]) {
         // Positive terms in query order; a deferred word's hits are filled in below.
         var slots: [TermSlot] = []
-        var deferred: [(slot: Int, keys: Range<Int>, postings: Int)] = []
         var excluded: [HitMap] = []
         var filters: [(ResolvedFilter, Bool)] = []
         var kinds = options.kinds
         let context = MatchContext(index: index, displayLanguage: options.language, languageRestriction: parsed.language,
-                                   completion: completion, readsLists: deferring, budget: WorkBudget(), maps: maps ?? hitMaps.lease())
+                                   completion: completion, readsLists: deferring, lease: maps ?? hitMaps.lease())
         // The same term twice is matched once. Queries have a few terms: a list searched
         // in turn costs less than hashing their texts.
         struct TermKey: Equatable {
@@ -421,7 +427,6 @@ public final class SearchEngine: Sendable {
         // (Room for every clause at once: grown one term at a time, these lists cost a few
         // allocations each per query.)
         slots.reserveCapacity(parsed.clauses.count)
-        deferred.reserveCapacity(parsed.clauses.count)
         for clause in parsed.clauses.indices {
             let negated = parsed.clauses[clause].negated
             switch parsed.clauses[clause].clause {
@@ -433,8 +438,7 @@ public final class SearchEngine: Sendable {
                 if deferring, !negated, let located, !(key.map(deferredTexts.contains) ?? false) {
                     if let key { deferredTexts.append(key) }
                     if let words = context.deferrable(term, located) {
-                        deferred.append((slots.count, words.keys, words.postings))
-                        slots.append(TermSlot(clause: clause, hits: nil, located: located))
+                        slots.append(TermSlot(clause: clause, hits: nil, located: located, deferredKeys: words.keys, postings: words.postings))
                         continue
                     }
                 }
@@ -450,7 +454,7 @@ public final class SearchEngine: Sendable {
                 }
                 if negated { excluded.append(hits) } else { slots.append(TermSlot(clause: clause, hits: hits)) }
             case .id(let id, _):
-                let hits = context.maps.newMap()
+                let hits = context.lease.newMap()
                 for doc in 0..<index.docCount where Int(index.docID[doc]) == id {
                     hits.record(doc, Hit(typos: 0, matchClass: .exact, posting: Posting(doc: doc, language: Posting.noLanguage, role: .whole, transliterated: false), displayLanguage: options.language))
                 }
@@ -466,47 +470,52 @@ public final class SearchEngine: Sendable {
         // in full to give the candidates; each other one is matched in full when its key range
         // is not much larger than the candidates, else read from the candidates' own
         // postings (the word being typed, "p", has tens of thousands).
-        deferred.sort { $0.postings < $1.postings }
+        // (Found among the slots, a deferred word having no hits yet: queries have a few.)
+        func rarestDeferred() -> Int? {
+            var rarest: Int? = nil
+            for i in slots.indices where slots[i].hits == nil && (rarest.map { slots[i].postings < slots[$0].postings } ?? true) { rarest = i }
+            return rarest
+        }
         func matchInFull(_ slot: Int) throws {
             let term = parsed.term(slots[slot].clause)
             let hits = try context.match(term, allowTypos: true, located: slots[slot].located)
             if context.budget.isSpent { throw Self.tooBroad(term) }
             slots[slot].hits = hits
         }
-        if let rarest = deferred.first, !slots.contains(where: { $0.hits != nil }) {
-            try matchInFull(rarest.slot)
-            deferred.removeFirst()
+        if !slots.contains(where: { $0.hits != nil }), let rarest = rarestDeferred() {
+            try matchInFull(rarest)
         }
         let kindMask = kinds.reduce(0) { $0 | (1 << $1.rank) }
         var candidates = intersect(slots.lazy.compactMap(\.hits), excluded: excluded, filters: filters, kindMask: kindMask,
                                    context: context, favourites: options.favourites)
-        var partial: [Int] = []
-        for word in deferred {
-            let term = parsed.term(slots[word.slot].clause)
+
+        while let slot = rarestDeferred() {
+            let term = parsed.term(slots[slot].clause)
+            let keys = slots[slot].deferredKeys!
             // Reading a candidate costs a few postings' worth; looking for the word inside
             // each of its names (a search's substrings) costs tens, but then matching the word
             // in full also reads every name holding it further in, which its postings do not
             // count. Measured on the benchmark's multi-word searches, 16 balances the two (64
             // made "dawn stone" half as costly again, 8 the two-term searches 10% more).
             let substrings = context.matchesSubstrings(term)
-            if word.postings <= (substrings ? 16 : 4) * candidates.count {
-                try matchInFull(word.slot)
-                let hits = slots[word.slot].hits!
+            if slots[slot].postings <= (substrings ? 16 : 4) * candidates.count {
+                try matchInFull(slot)
+                let hits = slots[slot].hits!
                 candidates.removeAll { !hits.contains(Int($0)) }
                 continue
             }
-            let hits = context.maps.newMap()
+            let hits = context.lease.newMap()
             var text = term.text
             text.withUTF8 { bytes in
                 for doc in candidates {
-                    if let raw = context.wordHit(term, bytes: bytes, keys: word.keys, substrings: substrings, doc: Int(doc)) {
+                    if let raw = context.wordHit(term, bytes: bytes, keys: keys, substrings: substrings, doc: Int(doc)) {
                         hits.record(Int(doc), Hit(raw: raw))
                     }
                 }
             }
             context.budget.postings -= candidates.count
-            slots[word.slot].hits = hits
-            partial.append(word.slot)
+            slots[slot].hits = hits
+            slots[slot].readOnCandidates = true
             candidates.removeAll { !hits.contains(Int($0)) }
         }
         let misspelt = candidates.isEmpty && slots.count > 1 ? slots.indices.filter { context.mayBeMisspelt(parsed.term(slots[$0].clause)) } : []
@@ -516,7 +525,7 @@ public final class SearchEngine: Sendable {
             // full first). Type names as written get no typos: "ground grass" being typed,
             // with no name starting "grass" of a ground type, stays empty rather than turning
             // two types into other words.
-            for slot in partial { try matchInFull(slot) }
+            for slot in slots.indices where slots[slot].readOnCandidates { try matchInFull(slot) }
             for slot in misspelt {
                 let term = parsed.term(slots[slot].clause)
                 context.addTypos(term, into: slots[slot].hits!)

@@ -141,7 +141,7 @@ final class HitMapPool: Sendable {
         }
     }
 
-    func lease() -> HitMapLease { HitMapLease(pool: self) }
+    func lease() -> QueryLease { QueryLease(pool: self) }
 
     /// A map to fill; give it back (cleared) with `giveBack` once read. A query's maps come
     /// through a lease; a scratch map in one function can be taken and given back directly.
@@ -168,8 +168,10 @@ final class HitMapPool: Sendable {
     }
 }
 
-/// The maps one query took from the pool.
-final class HitMapLease {
+/// What one query holds while it runs: the hit maps it took from the pool, and its work
+/// budget (one object for both: each was an allocation per query).
+final class QueryLease {
+    var budget = WorkBudget()
     private let pool: HitMapPool
     /// The last map taken; each holds the one taken before it.
     private var lastTaken: HitMap?

@@ -34,10 +34,9 @@ struct AbilityMask {
     var isEmpty: Bool { withUnsafeBytes(of: words) { $0.bindMemory(to: UInt64.self).allSatisfy { $0 == 0 } } }
 }
 
-/// Matches terms against the index and evaluates filters, for one query.
 /// What one query may spend: postings read and typo-search steps. Spent, the query is
 /// refused as too broad, so that no query runs for long (a few milliseconds at most).
-final class WorkBudget {
+struct WorkBudget {
     var postings: Int
     var typoSteps: Int
     init(postings: Int = 600_000, typoSteps: Int = 150_000) {
@@ -47,6 +46,7 @@ final class WorkBudget {
     var isSpent: Bool { postings < 0 || typoSteps <= 0 }
 }
 
+/// Matches terms against the index and evaluates filters, for one query.
 struct MatchContext {
     let index: IndexSnapshot
     let displayLanguage: Int
@@ -56,9 +56,14 @@ struct MatchContext {
     let completion: Bool
     /// Whether the word being typed may be read from its trie node's list (`namesListed`).
     let readsLists: Bool
-    let budget: WorkBudget
-    /// Where the query's hit maps come from (and go back to once its results are read).
-    let maps: HitMapLease
+    /// Where the query's hit maps come from (and go back to once its results are read),
+    /// and what it may still spend.
+    let lease: QueryLease
+
+    var budget: WorkBudget {
+        get { lease.budget }
+        nonmutating _modify { yield &lease.budget }
+    }
 
     /// Wildcard patterns without three letters in a row may scan a prefix range of keys;
     /// past this many keys the pattern is refused as too broad.
@@ -96,7 +101,7 @@ struct MatchContext {
     /// failing that (non-Latin text), through its Latin transliteration. `located`: the
     /// term's text located already.
     func match(_ term: Term, allowTypos: Bool, located: TermNode? = nil) throws -> HitMap {
-        let hits = maps.newMap()
+        let hits = lease.newMap()
         let restriction = term.language ?? languageRestriction
         switch term.shape {
         case .word, .wholeWord, .phrase:
@@ -231,7 +236,7 @@ struct MatchContext {
                 locate(UnsafeBufferPointer(rebasing: compact[..<Folding.compact(bytes, into: compact)]), after: start)
             }
             guard located.node != nil || compactLocated.node != nil else { return nil }
-            let hits = maps.newMap()
+            let hits = lease.newMap()
             matchText(bytes, located: located, compactLocated: compactLocated, phrase: true, wholeWord: true, namesOnly: true,
                       restriction: languageRestriction, queryTransliterated: false, into: hits)
             return hits
