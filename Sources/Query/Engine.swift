@@ -486,7 +486,7 @@ public final class SearchEngine: Sendable {
             try matchInFull(rarest)
         }
         let kindMask = kinds.reduce(0) { $0 | (1 << $1.rank) }
-        var candidates = intersect(slots.lazy.compactMap(\.hits), excluded: excluded, filters: filters, kindMask: kindMask,
+        var candidates = intersect(slots, excluded: excluded, filters: filters, kindMask: kindMask,
                                    context: context, favourites: options.favourites)
 
         while let slot = rarestDeferred() {
@@ -531,7 +531,7 @@ public final class SearchEngine: Sendable {
                 context.addTypos(term, into: slots[slot].hits!)
                 if context.budget.isSpent { throw Self.tooBroad(term) }
             }
-            candidates = intersect(slots.lazy.map { $0.hits! }, excluded: excluded, filters: filters, kindMask: kindMask,
+            candidates = intersect(slots, excluded: excluded, filters: filters, kindMask: kindMask,
                                    context: context, favourites: options.favourites)
         }
         let phrase = slots.count > 1 && !candidates.isEmpty ? context.phraseHits(slots, of: parsed) : nil
@@ -579,14 +579,15 @@ public final class SearchEngine: Sendable {
                    position: term.position, part: term.raw)
     }
 
-    /// Documents every map holds (the smallest drives), of the kinds asked for, held by no
-    /// excluded map, passing every filter.
-    func intersect(_ maps: some Collection<HitMap>, excluded: [HitMap], filters: [(ResolvedFilter, Bool)], kindMask: Int,
+    /// Documents every slot's map holds (of the slots matched so far; the smallest drives),
+    /// of the kinds asked for, held by no excluded map, passing every filter.
+    func intersect(_ slots: [TermSlot], excluded: [HitMap], filters: [(ResolvedFilter, Bool)], kindMask: Int,
                    context: MatchContext, favourites: Set<Int>) -> [Int32] {
         var docs: [Int32]
-        let smallest = maps.indices.min { maps[$0].count < maps[$1].count }
+        var smallest: HitMap? = nil
+        for slot in slots { if let hits = slot.hits, hits.count < smallest?.count ?? .max { smallest = hits } }
         if let smallest {
-            docs = Array(maps[smallest].docs)
+            docs = Array(smallest.docs)
         } else {
             // Filters only: the smallest type asked for, else every document.
             docs = allDocs
@@ -595,8 +596,8 @@ public final class SearchEngine: Sendable {
         if kindMask != 0 {
             index.docKind.withUnsafeBufferPointer { kinds in docs.removeAll { kindMask & (1 << Int(kinds[Int($0)])) == 0 } }
         }
-        for i in maps.indices where i != smallest {
-            let map = maps[i]
+        for slot in slots {
+            guard let map = slot.hits, map.best != smallest?.best else { continue }
             docs.removeAll { !map.contains(Int($0)) }
         }
         for map in excluded { docs.removeAll { map.contains(Int($0)) } }
