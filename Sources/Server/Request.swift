@@ -68,7 +68,15 @@ enum RequestParser {
         let start = words.firstNonSpace(from: 0)
         guard start < line.count else { throw emptyRequest }
         let verbEnd = words.firstSpace(from: start)
-        let verb = String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<verbEnd]), as: UTF8.self).uppercased()
+        // An ASCII verb upper-cased by its bytes (String.uppercased() reads Unicode's case
+        // tables, and a verb is read per request).
+        let verbBytes = UnsafeRawBufferPointer(rebasing: line[start..<verbEnd])
+        let verb = verbBytes.allSatisfy({ $0 < 0x80 })
+            ? String(unsafeUninitializedCapacity: verbBytes.count) { upper in
+                for (i, byte) in verbBytes.enumerated() { upper[i] = byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte }
+                return verbBytes.count
+            }
+            : String(decoding: verbBytes, as: UTF8.self).uppercased()
         return try request(verb: verb, ASCIIText(UnsafeRawBufferPointer(rebasing: line[words.firstNonSpace(from: verbEnd)...])))
     }
 

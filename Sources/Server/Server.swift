@@ -47,6 +47,9 @@ public final class LineServer {
 
     private var draining = false
     private var drainDeadline = 0.0
+    /// When the loop last woke: a connection's activity is stamped with it (one clock read
+    /// a wake-up, not one per read and per write; idle timeouts count whole seconds).
+    private var wokeAt = 0.0
 
     private let reloadMailbox = ReloadMailbox()
     private var reloadRunning = false
@@ -114,6 +117,7 @@ public final class LineServer {
                 log("epoll_wait failed: \(SocketError(errno)); stopping")
                 break
             }
+            wokeAt = monotonicSeconds()
             for i in 0..<Int(count) {
                 let fd = events[i].data.fd
                 let flags = events[i].events
@@ -127,7 +131,7 @@ public final class LineServer {
                     handle(connection, events: flags)
                 }
             }
-            let now = monotonicSeconds()
+            let now = wokeAt
             if now >= nextSweep {
                 closeIdleConnections(now: now)
                 nextSweep = now + 1
@@ -203,7 +207,7 @@ public final class LineServer {
     private func readRequests(_ connection: Connection) {
         let count = read(connection.fd, readBuffer.baseAddress, readBuffer.count)
         if count > 0 {
-            connection.lastActivity = monotonicSeconds()
+            connection.lastActivity = wokeAt
             process(connection, UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
         } else if count == 0 {
             connection.inputClosed = true
@@ -254,7 +258,7 @@ public final class LineServer {
             }
             if sent > 0 {
                 connection.written += sent
-                connection.lastActivity = monotonicSeconds()
+                connection.lastActivity = wokeAt
             } else if sent < 0 && errno == EINTR {
                 continue
             } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
