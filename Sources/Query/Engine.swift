@@ -177,7 +177,9 @@ public final class SearchEngine: Sendable {
     /// words must match whole words (of names or fields, as in a search).
     public func complete(_ text: String, limit: Int = 8, language: Int = 0, kinds: Set<Kind> = []) throws -> Suggestions {
         var parsed = try QueryParser.parse(text, lenient: true)
-        let typingLastWord = text.unicodeScalars.last.map { !QueryParser.isWhitespace($0) } ?? false
+        // (The last byte tells an ASCII ending, the last scalar any other.)
+        let typingLastWord = text.utf8.last.flatMap { $0 < 0x80 ? !QueryParser.isWhitespace(Unicode.Scalar($0)) : nil }
+            ?? text.unicodeScalars.last.map { !QueryParser.isWhitespace($0) } ?? false
         var options = SearchOptions()
         options.limit = max(1, min(limit, SearchOptions.maxLimit))
         options.language = language

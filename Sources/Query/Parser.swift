@@ -199,15 +199,17 @@ public enum QueryParser {
             var scalarIndex = 0
             var digitsOnly = true
             var lettersAndDigits = true
+            var capitals = false
             func flush(_ end: Int) -> Bool {
-                defer { start = -1; digitsOnly = true; lettersAndDigits = true }
+                defer { start = -1; digitsOnly = true; lettersAndDigits = true; capitals = false }
                 guard start >= 0 else { return true }
                 let raw = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
                 if digitsOnly, let number = Int(raw) {
                     result.clauses.append(QueryClause(.id(number, position: startScalar)))
                 } else if lettersAndDigits {
-                    // ASCII letters and digits fold by lowering the capitals.
-                    let folded = String(unsafeUninitializedCapacity: end - start) { buffer in
+                    // ASCII letters and digits fold by lowering the capitals (without any, the
+                    // word is its own folding: one string, not two).
+                    let folded = !capitals ? raw : String(unsafeUninitializedCapacity: end - start) { buffer in
                         for i in start..<end { buffer[i - start] = bytes[i] | (bytes[i] >= 0x41 && bytes[i] <= 0x5A ? 0x20 : 0) }
                         return end - start
                     }
@@ -224,7 +226,10 @@ public enum QueryParser {
                 switch byte {
                 case 0x30...0x39:
                     break
-                case 0x41...0x5A, 0x61...0x7A:
+                case 0x41...0x5A:
+                    digitsOnly = false
+                    capitals = true
+                case 0x61...0x7A:
                     digitsOnly = false
                 case 0x20, 0x09, 0x0A, 0x0D:
                     guard flush(i) else { return nil }
