@@ -23,7 +23,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
-        // The trie's child search, in C for its conditional moves (see trie.h).
+        // The trie's child search, in C for its SSE2 compare of sixteen children at once (see trie.h).
         .systemLibrary(name: "CTrie", path: "Sources/CTrie"),
 
         // A pthread lock ThreadSanitizer can see (Synchronization.Mutex's futex it cannot).
