@@ -129,9 +129,9 @@ struct MatchContext {
         return hits
     }
 
-    /// The trie node and list of the word being typed in a completion, when that list holds
-    /// every name of the word's key range (fewer than the list's capacity): those names, best
-    /// hit first, are what reading the range would record, without reading it (a range
+    /// The list of the word being typed in a completion (its trie node's), when that list
+    /// holds every name of the word's key range (fewer than the list's capacity): those names,
+    /// best hit first, are what reading the range would record, without reading it (a range
     /// repeats a name in each language that spells it alike: "silval" is 18 documents in 396
     /// postings). The lists are ranked for the default display language; a restricted
     /// language, or a word that folds to several, reads the range.
