@@ -114,7 +114,7 @@ public final class SearchEngine: Sendable {
     /// The documents of each type, in document order: a type filter's candidates without a
     /// scan of every document.
     private let docsByType: [[Int32]]
-    private let hitMaps: HitMapPool
+    let hitMaps: HitMapPool
 
     public init(index: IndexSnapshot) {
         self.index = index
@@ -196,7 +196,7 @@ public final class SearchEngine: Sendable {
             return Suggestions(index: index, language: language, window: window(ranked, options))
         }
         let ranked = try evaluate(parsed, options: options, completion: true)
-        defer { ranked.maps?.release() }
+        defer { ranked.lease?.release() }
         return Suggestions(index: index, language: language, window: ranked.window)
     }
 
@@ -208,13 +208,14 @@ public final class SearchEngine: Sendable {
         var window: ArraySlice<(key: UInt64, doc: Int)>
         var total: Int
         var positives: [TermHits] = []
-        /// The hit maps the query leased (the positives' among them), given back once read.
-        var maps: QueryLease?
+        /// What the query leased (its hit maps, the positives' among them), given back once
+        /// the window is read.
+        var lease: QueryLease?
     }
 
     func search(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) throws -> SearchResponse {
         let ranked = try evaluate(parsed, options: options, completion: completion)
-        defer { ranked.maps?.release() }
+        defer { ranked.lease?.release() }
         return SearchResponse(results: results(ranked.window, positives: ranked.positives, options: options), total: ranked.total)
     }
 
@@ -223,10 +224,10 @@ public final class SearchEngine: Sendable {
             throw QueryError("nothing to search for: give a name, a word or a filter", position: 0, part: "")
         }
         if let answer = answerFromTops(parsed, options: options, completion: completion) { return answer }
-        let maps = hitMaps.lease()
-        let (ranked, positives) = try rank(parsed, options: options, completion: completion, maps: maps)
+        let lease = hitMaps.lease()
+        let (ranked, positives) = try rank(parsed, options: options, completion: completion, lease: lease)
         let total = ranked.count
-        return RankedWindow(window: window(ranked, options), total: total, positives: positives, maps: maps)
+        return RankedWindow(window: window(ranked, options), total: total, positives: positives, lease: lease)
     }
 
     /// The page `options` ask for of ranked documents: by relevance, or sorted by a field.
@@ -386,7 +387,7 @@ public final class SearchEngine: Sendable {
     /// explanations are asked for, the terms' hits. `deferring` off matches every term in full, by
     /// reading its postings (no word read on candidates, none from a trie node's list: tests
     /// compare the two ways).
-    func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, deferring: Bool = true, maps: QueryLease? = nil) throws
+    func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, deferring: Bool = true, lease: QueryLease? = nil) throws
         -> (ranked: [(key: UInt64, doc: Int)], positives: [TermHits]) {
         // Positive terms in query order; a deferred word's hits are filled in below.
         var slots: [TermSlot] = []
@@ -394,7 +395,7 @@ public final class SearchEngine: Sendable {
         var filters: [(ResolvedFilter, Bool)] = []
         var kinds = options.kinds
         let context = MatchContext(index: index, displayLanguage: options.language, languageRestriction: parsed.language,
-                                   completion: completion, readsLists: deferring, lease: maps ?? hitMaps.lease())
+                                   completion: completion, readsLists: deferring, lease: lease ?? hitMaps.lease())
         // The same term twice is matched once. Queries have a few terms: a list searched
         // in turn costs less than hashing their texts.
         struct TermKey: Equatable {
