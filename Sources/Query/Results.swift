@@ -60,9 +60,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     /// Calls `body` with each result's position and card in order, its name in the search's
     /// display language (the index's arrays entered once for the page).
     public func forEachCard(_ body: (Int, CardBytes) -> Void) {
-        index.withCardReader(language: language) { reader in
-            for position in indices { reader.withCard(window[window.startIndex + position].doc) { body(position, $0) } }
-        }
+        index.forEachCard(of: window, language: language, body)
     }
 }
 
@@ -84,8 +82,16 @@ public struct Suggestions: RandomAccessCollection, Sendable {
     /// Calls `body` with each suggestion's position and card in order, its name in the
     /// completion's display language (the index's arrays entered once for the page).
     public func forEachCard(_ body: (Int, CardBytes) -> Void) {
-        index.withCardReader(language: language) { reader in
-            for position in indices { reader.withCard(window[window.startIndex + position].doc) { body(position, $0) } }
+        index.forEachCard(of: window, language: language, body)
+    }
+}
+
+extension IndexSnapshot {
+    /// The cards of a ranking's window in order, with their positions in it (results and
+    /// suggestions both write theirs this way).
+    func forEachCard(of window: ArraySlice<(key: UInt64, doc: Int)>, language: Int, _ body: (Int, CardBytes) -> Void) {
+        withCardReader(language: language) { reader in
+            for (position, entry) in window.enumerated() { reader.withCard(entry.doc) { body(position, $0) } }
         }
     }
 }
