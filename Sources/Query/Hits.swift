@@ -143,6 +143,9 @@ final class HitMapPool: Sendable {
 
     func lease() -> QueryLease { QueryLease(pool: self) }
 
+    /// Maps waiting for a query (for tests).
+    var idleCount: Int { idle.withLock { $0.count } }
+
     /// A map to fill; give it back (cleared) with `giveBack` once read. A query's maps come
     /// through a lease; a scratch map in one function can be taken and given back directly.
     func take() -> HitMap {

@@ -93,6 +93,33 @@ struct PrefixTopsTests {
         }
     }
 
+    /// Every child of every node is found by its first byte (the root's through its table,
+    /// others sixteen bytes at a time, the last nodes' without reading past the array), and
+    /// a byte no child starts with finds none (every byte tried on every 16th node).
+    @Test func everyChildIsFoundByItsFirstByteAndNoOther() {
+        let index = Fixture.engine.index
+        var checked = 0
+        index.withTrie { trie in
+            for node in 0..<index.nodeCount {
+                let children = index.trieNodes[node].children
+                for child in children {
+                    #expect(trie.child(of: node, startingWith: index.nodeByte[child]) == child, "node \(node), child \(child)")
+                }
+                guard node % 16 == 0 || node == index.nodeCount - 1 else { continue }
+                for byte in UInt8.min...UInt8.max {
+                    let expected = children.first { index.nodeByte[$0] == byte }
+                    if trie.child(of: node, startingWith: byte) != expected {
+                        Issue.record("node \(node), byte \(byte): \(String(describing: trie.child(of: node, startingWith: byte))), not \(String(describing: expected))")
+                    }
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 1_000)
+        // Nodes with more children than one comparison reads, besides the root.
+        #expect((1..<index.nodeCount).contains { index.trieNodes[$0].children.count > 16 })
+    }
+
     /// Type filters start from the type's own documents: the same documents a scan finds.
     @Test func typeFiltersFindEveryDocumentOfTheType() throws {
         let index = Fixture.engine.index
@@ -199,6 +226,22 @@ struct DeferredWordTests {
             }
         }
         #expect(compared > 2_500)
+    }
+
+    /// A query's lease gives its maps back when it goes, released or not (a query that threw
+    /// before its results were read): they wait in the pool for the next query.
+    @Test func leasedMapsComeBackWhenTheLeaseGoes() throws {
+        let engine = SearchEngine(index: Fixture.engine.index)
+        #expect(engine.hitMaps.idleCount == 0)
+        // `rank` without a lease takes one of its own and drops it unreleased.
+        let ranked = try engine.rank(try QueryParser.parse("fire dragon"), options: SearchOptions(), completion: false).ranked
+        #expect(!ranked.isEmpty)
+        #expect(engine.hitMaps.idleCount >= 2)
+        // A query refused as too broad after taking a map (a wildcard over too many keys)
+        // gives it back too: the pool holds as many as before.
+        let before = engine.hitMaps.idleCount
+        #expect { try engine.search("*a") } throws: { ($0 as? QueryError)?.message.contains("too broad") == true }
+        #expect(engine.hitMaps.idleCount == before)
     }
 
     /// Hit maps go back to a pool after each query: a map reused must answer as a new one.
