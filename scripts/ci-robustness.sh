@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The robustness checks CI runs (docs/ROBUSTNESS.md): every fuzz target for 30 s, then the
 # server suites (protocol, socket file, client) and the lock's under ThreadSanitizer (the
-# server's event loop and reload threads, the index swap, the built binary itself). Builds go
+# server's connection and reload threads, the index swap, the built binary itself). Builds go
 # under .build/fuzz and .build/tsan, so the regular debug build is left as it was. Estimated
 # 8-10 minutes from a cold cache on 2 cores, mostly the two builds (not yet timed end to end).
 # Exits non-zero on the first failure.
@@ -24,6 +24,6 @@ done
 echo "== ThreadSanitizer: the server and locking suites"
 # The whole suite under TSan (scripts/sanitizers.sh thread) took 11-22 minutes here, on top of the
 # fuzzing and the two builds: too close to CI's 30-minute budget. These suites cover the
-# threads: the event loop, the reload thread and the index swap, the built binary itself, and
+# threads: a thread per connection, the reload threads and the index swap, the built binary itself, and
 # the lock everything shares.
 scripts/sanitizers.sh thread --filter 'Server|Locking'

@@ -56,5 +56,11 @@ final class IndexHolder: Sendable {
 
     var loaded: LoadedIndex { current.withLock { $0 } }
 
-    func replace(with loaded: LoadedIndex) { current.withLock { $0 = loaded } }
+    /// Swaps `loaded` in; returns the index it replaces.
+    func replace(with loaded: LoadedIndex) -> LoadedIndex {
+        current.withLock { current in
+            defer { current = loaded }
+            return current
+        }
+    }
 }

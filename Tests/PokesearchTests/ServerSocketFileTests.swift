@@ -39,6 +39,19 @@ struct ServerSocketFileTests {
         #expect(access(server.socketPath, F_OK) != 0)
     }
 
+    /// A client that never reads its answers does not keep the server from stopping: past
+    /// the drain timeout (5 s) its connection is closed and the server exits.
+    @Test func sigtermStopsTheServerWhileAClientDoesNotRead() throws {
+        let server = try RunningServer()
+        let silent = try TestClient(path: server.socketPath)
+        #expect(silent.sendUntilTheServerStopsReading())
+        let start = Date()
+        let stopped = server.stop()
+        #expect(stopped.status == 0)
+        #expect(Date().timeIntervalSince(start) < 15)
+        #expect(access(server.socketPath, F_OK) != 0)
+    }
+
     @Test func secondServerIsRefused() throws {
         let server = try RunningServer()
         let second = ServerFixture.run(["serve", "--db", ServerFixture.database, "--socket", server.socketPath])

@@ -102,6 +102,15 @@ final class RunningServer {
 
     deinit { if process.isRunning { stop() } }
 
+    /// How many of the server's descriptors are open on the shared test database.
+    func openDatabaseFiles() throws -> Int {
+        let database = URL(fileURLWithPath: ServerFixture.database).resolvingSymlinksInPath().path
+        let directory = "/proc/\(process.processIdentifier)/fd"
+        return try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0)) == database
+        }.count
+    }
+
     static let setpriv = "/usr/bin/setpriv"
     /// Whether a test can start a server as another user.
     static let canRunAsAnotherUser = getuid() == 0 && FileManager.default.isExecutableFile(atPath: setpriv)
@@ -138,6 +147,20 @@ final class TestClient {
             guard sent > 0 else { throw TestFailure("send failed: \(SocketError(errno))") }
             offset += sent
         }
+    }
+
+    /// Sends requests with large answers without reading any, until the server stops
+    /// reading them (its writes to this client wait): the kernel's buffers both ways fill up
+    /// and a non-blocking send fails with EAGAIN. Returns whether that happened within a minute.
+    func sendUntilTheServerStopsReading() -> Bool {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let request = Array(String(repeating: "SEARCH a LIMIT(1000)\n", count: 100).utf8)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let sent = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 && errno == EAGAIN { return true }
+        }
+        return false
     }
 
     /// The next response line, or nil at end of stream.

@@ -1,6 +1,6 @@
 import Catalog
 
-/// RELOAD → rebuilds the index from the database off the event loop, swaps it in, then
+/// RELOAD → rebuilds the index from the database on a thread of its own, swaps it in, then
 /// answers `{"ok":true,"entities":N,"index_build_ms":T}` (or `reload_failed`, keeping the
 /// old index). Requests on other connections go on meanwhile on the old index.
 enum ReloadExecutor {

@@ -1,12 +1,32 @@
 import Catalog
+import Synchronization
 
-/// What the server counts while it runs, for STATS.
+/// What STATS reports about the server, read at one moment.
 struct ServerCounters {
     let startedAt: Double
     var requests = 0
     var connections = 0
     var acceptedConnections = 0
     var reloads = 0
+}
+
+/// The counts behind STATS, kept by the accepting thread, every connection's thread and the
+/// reload threads at once: atomic counters, so that counting a request takes no lock.
+final class ServerActivity: Sendable {
+    let startedAt: Double
+    let requests = Atomic<Int>(0)
+    let connections = Atomic<Int>(0)
+    let acceptedConnections = Atomic<Int>(0)
+    let reloads = Atomic<Int>(0)
+
+    init(startedAt: Double) { self.startedAt = startedAt }
+
+    var counters: ServerCounters {
+        ServerCounters(startedAt: startedAt, requests: requests.load(ordering: .relaxed),
+                       connections: connections.load(ordering: .relaxed),
+                       acceptedConnections: acceptedConnections.load(ordering: .relaxed),
+                       reloads: reloads.load(ordering: .relaxed))
+    }
 }
 
 /// STATS → entity counts, index build time, uptime, requests served, connections.
