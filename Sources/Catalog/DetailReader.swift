@@ -25,7 +25,7 @@ public final class DetailReader: NameSource {
             try store.database.execute("PRAGMA mmap_size = 0")
             try store.database.execute("PRAGMA cache_size = -512")
             let queries = try Queries(store)
-            var tables = RowSet().tables
+            var tables = RowSet().tables()
             tables.tables["types"] = try queries.table(queries.allTypes)
             tables.tables["type_efficacy"] = try queries.table(queries.allEfficacy)
             chart = try Corpus(tables: tables)
@@ -99,14 +99,25 @@ private final class Queries: NameSource, @unchecked Sendable {
         Table(columns: query.columns, rows: try query.rows(values).map(\.fields))
     }
 
+    /// Names read so far, by "kind slug" (an empty table: none in the database). The
+    /// details of one Pokémon ask for a hundred names (its moves', abilities', types' ...),
+    /// mostly the same from one entity to the next, each a query of its own without this.
+    private var nameCache: [String: [Int: String]] = [:]
+    /// Entries kept at most (a few hundred bytes each); the cache starts over when full.
+    static let nameCacheCapacity = 4096
+
     func names(kind: String, slug: String) -> [Int: String]? {
-        guard let rows = try? namesOf.rows([.text(kind), .text(slug)]), !rows.isEmpty else { return nil }
+        let key = kind + " " + slug
+        if let cached = nameCache[key] { return cached.isEmpty ? nil : cached }
+        guard let rows = try? namesOf.rows([.text(kind), .text(slug)]) else { return nil }
         var names: [Int: String] = [:]
         for row in rows {
             // Columns: kind, id, slug, lang, name.
             if let language = Language.index(of: row.fields[3]) { names[language] = row.fields[4] }
         }
-        return names
+        if nameCache.count >= Self.nameCacheCapacity { nameCache.removeAll(keepingCapacity: true) }
+        nameCache[key] = names
+        return names.isEmpty ? nil : names
     }
 
     /// The typed corpus of `tables(…)` for document `doc`, with the type chart.
@@ -135,19 +146,18 @@ private final class Queries: NameSource, @unchecked Sendable {
         case .pokemon:
             rows.add(pokemon, try pokemon.rows(entity))
             // The Pokémon's species, its evolution family, their evolutions and Pokémon.
-            guard let found = try Corpus(tables: rows.tables).pokemon.first,
+            guard let found = try Corpus(tables: rows.tables(only: "pokemon")).pokemon.first,
                   let own = try species.rows([.integer(Int64(found.speciesID))]).first else { break }
             rows.add(species, [own])
-            if let chain = try Corpus(tables: rows.tables).species.first?.evolutionChain {
+            if let chain = try Corpus(tables: rows.tables(only: "species")).species.first?.evolutionChain {
                 rows.add(speciesOfChain, try speciesOfChain.rows([.integer(Int64(chain))]))
             }
-            for member in try Corpus(tables: rows.tables).species {
+            for member in try Corpus(tables: rows.tables(only: "species")).species {
                 rows.add(evolutionsOf, try evolutionsOf.rows([.text(member.slug)]))
                 rows.add(pokemonOfSpecies, try pokemonOfSpecies.rows([.integer(Int64(member.id))]))
             }
             // Pokémon an evolution names by id (a regional form evolving into another).
-            let typed = try Corpus(tables: rows.tables)
-            for evolution in typed.evolutions {
+            for evolution in try Corpus(tables: rows.tables(only: "evolutions")).evolutions {
                 for (key, value) in evolution.conditions where key == "base_form" || key == "evolved_form" {
                     if let id = Int(value) { rows.add(defaultPokemonByID, try defaultPokemonByID.rows([.integer(Int64(id))])) }
                 }
@@ -156,7 +166,7 @@ private final class Queries: NameSource, @unchecked Sendable {
                 rows.add(abilityBySlug, try abilityBySlug.rows([.text(ability)]))
             }
         }
-        return rows.tables
+        return rows.tables()
     }
 }
 
@@ -175,9 +185,13 @@ private struct RowSet {
         for row in found { rows[query.table]?.byRowID[row.rowid] = row.fields }
     }
 
-    var tables: CorpusTables {
-        CorpusTables(tables: rows.mapValues { table in
-            Table(columns: table.columns, rows: table.byRowID.sorted { $0.key < $1.key }.map(\.value))
-        })
+    /// The tables gathered; with `only`, that one's rows alone, the others empty (a step that
+    /// reads one table types only it: typing the whole family's Pokémon at each step was
+    /// most of a Pokémon's GET).
+    func tables(only: String? = nil) -> CorpusTables {
+        CorpusTables(tables: Dictionary(uniqueKeysWithValues: rows.map { name, table in
+            (name, Table(columns: table.columns,
+                         rows: only == nil || only == name ? table.byRowID.sorted { $0.key < $1.key }.map(\.value) : []))
+        }))
     }
 }
