@@ -1,8 +1,7 @@
 #ifndef POKESEARCH_CLINUX_SHIM_H
 #define POKESEARCH_CLINUX_SHIM_H
-// epoll, eventfd, signalfd and malloc_trim are not part of Glibc's Swift module map.
+// epoll, signalfd and malloc_trim are not part of Glibc's Swift module map.
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <malloc.h>
 #include <sys/syscall.h>
