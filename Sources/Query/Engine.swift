@@ -186,10 +186,7 @@ public final class SearchEngine: Sendable {
         options.kinds = kinds
         let lastTerm = parsed.clauses.lastIndex { if case .term = $0.clause { return !$0.negated } else { return false } }
         for i in parsed.clauses.indices where !(typingLastWord && i == lastTerm) {
-            if case .term(var term) = parsed.clauses[i].clause, term.shape == .word {
-                term.shape = .wholeWord
-                parsed.clauses[i].clause = .term(term)
-            }
+            parsed.clauses[i].clause.markWholeWord()
         }
         if parsed.isEmpty {
             let ranked = Self.symbolsAlone(text).map { namesHolding($0, options: options, completion: true) } ?? []

@@ -79,6 +79,23 @@ public enum Clause: Sendable, Equatable {
     case unknownFilter(Term, name: String)
 }
 
+extension Clause {
+    /// A word term becomes a whole word (a completion's words before the one being typed).
+    /// The clause is moved out and back rather than copied: copying a term's clause went
+    /// through the enum's outlined copy, retaining its strings, once per earlier word.
+    mutating func markWholeWord() {
+        var taken = Clause.id(0, position: 0)
+        swap(&taken, &self)
+        switch consume taken {
+        case .term(var term) where term.shape == .word:
+            term.shape = .wholeWord
+            self = .term(term)
+        case let other:
+            self = other
+        }
+    }
+}
+
 /// A clause as the query gives it: itself or negated (`-fire`). A struct, not a tuple:
 /// arrays of tuples with such payloads are copied and destroyed through the runtime's
 /// generic tuple witnesses, a tenth of a one-word completion's instructions.
