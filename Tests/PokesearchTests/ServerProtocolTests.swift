@@ -194,12 +194,7 @@ struct ServerProtocolTests {
         }
         let client = try TestClient(path: server.socketPath)
         #expect(try client.request("PING") == #"{"ok":true}"#)
-        var connections = -1
-        for _ in 0..<100 {
-            connections = try client.requestJSON("STATS")["connections"] as? Int ?? -1
-            if connections == 1 { break }
-            usleep(20_000)
-        }
+        let connections = try settled(at: 1, within: 2) { try client.requestJSON("STATS")["connections"] as? Int }
         #expect(connections == 1)
         #expect(server.process.isRunning)
     }
@@ -213,12 +208,7 @@ struct ServerProtocolTests {
         for _ in 0..<50 { #expect(try other.request("COMPLETE bulba") .contains("bulbasaur")) }
         // The silent client and this one (the start-up check's connection, closed, counts
         // until its thread has read its end: a moment on a loaded machine).
-        var connections = try other.requestJSON("STATS")["connections"] as? Int
-        let deadline = Date().addingTimeInterval(10)
-        while connections != 2 && Date() < deadline {
-            usleep(20_000)
-            connections = try other.requestJSON("STATS")["connections"] as? Int
-        }
+        let connections = try settled(at: 2, within: 10) { try other.requestJSON("STATS")["connections"] as? Int }
         #expect(connections == 2)
     }
 
@@ -264,13 +254,7 @@ struct ServerProtocolTests {
         #expect(silent.sendUntilTheServerStopsReading())
         let client = try TestClient(path: server.socketPath, timeoutSeconds: 120)
         #expect(try client.requestJSON("RELOAD")["ok"] as? Bool == true)
-        var open = try server.openDatabaseFiles()
-        let deadline = Date().addingTimeInterval(20)
-        while open != 1 && Date() < deadline {
-            usleep(50_000)
-            open = try server.openDatabaseFiles()
-        }
-        #expect(open == 1)
+        #expect(try settled(at: 1, within: 20) { try server.openDatabaseFiles() } == 1)
     }
 
     /// RELOAD reads the index the database stores with its tables, and rebuilds it from
@@ -329,6 +313,17 @@ struct ServerProtocolTests {
             let client = try TestClient(path: server.socketPath)
             #expect(try client.request("PING") == #"{"ok":true}"#)
         }
+    }
+
+    /// A client that reads none of its answers for the idle timeout is closed (its thread's
+    /// write gives up), and no longer counts.
+    @Test func aClientThatReadsNothingIsClosedAfterTheIdleTimeout() throws {
+        let server = try RunningServer(extraArguments: ["--idle-timeout", "1"])
+        let silent = try TestClient(path: server.socketPath)
+        #expect(silent.sendUntilTheServerStopsReading())
+        let other = try TestClient(path: server.socketPath)
+        let connections = try settled(at: 1, within: 10) { try other.requestJSON("STATS")["connections"] as? Int }
+        #expect(connections == 1)
     }
 
     @Test func idleConnectionsAreClosed() throws {

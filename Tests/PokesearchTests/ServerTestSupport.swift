@@ -188,6 +188,19 @@ final class TestClient {
     func requestJSON(_ line: String) throws -> [String: Any] { try decode(try request(line)) }
 }
 
+/// What `read` gives once it gives `expected`, or its last reading after `seconds`: for a
+/// server figure that settles a moment after the event (a closed connection's thread
+/// reading its end, the last answers on a replaced index finishing).
+func settled<T: Equatable>(at expected: T, within seconds: Double, _ read: () throws -> T) rethrows -> T {
+    let deadline = Date().addingTimeInterval(seconds)
+    var value = try read()
+    while value != expected && Date() < deadline {
+        usleep(20_000)
+        value = try read()
+    }
+    return value
+}
+
 func decode(_ line: String) throws -> [String: Any] {
     guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
         throw TestFailure("not a JSON object: \(line)")
