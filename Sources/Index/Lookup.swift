@@ -622,27 +622,36 @@ struct TypoSearch {
     }
 
     /// The optimal-string-alignment distance between `a` and `b` (adjacent transpositions
-    /// count one), or nil past `atMost`.
-    static func distance(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>, atMost: Int) -> Int? {
-        guard abs(a.count - b.count) <= atMost else { return nil }
-        let n = b.count
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * (n + 1)) { rows in
-            // Rows i - 2, i - 1 and i, rotated.
-            var before = rows.baseAddress!, previous = before + (n + 1), current = previous + (n + 1)
-            for j in 0...n { previous[j] = j }
-            for i in 1...max(1, a.count) where i <= a.count {
-                current[0] = i
-                var rowMinimum = i
-                for j in 1...max(1, n) where j <= n {
+    /// count one), or nil past `atMost`. Only the cells within `atMost` of the diagonal are
+    /// computed (a cell further off holds more than `atMost`): a band of 2 × atMost + 1 a row,
+    /// where the whole row cost ten times as much on the names the split search measures.
+    static func distance(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>, atMost limit: Int) -> Int? {
+        let m = a.count, n = b.count
+        guard abs(m - n) <= limit else { return nil }
+        guard m > 0, n > 0 else { return max(m, n) }
+        // Cells outside the band read as `beyond`: past the limit, as they are.
+        let beyond = limit + 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * (n + 2)) { rows in
+            // Rows i - 2, i - 1 and i, rotated; each holds its band and the cell either side.
+            var before = rows.baseAddress!, previous = before + (n + 2), current = previous + (n + 2)
+            for j in 0...min(n, beyond) { previous[j] = min(j, beyond) }
+            if beyond < n { previous[beyond + 1] = beyond }
+            for i in 1...m {
+                let low = max(1, i - limit), high = min(n, i + limit)
+                current[low - 1] = low == 1 ? min(i, beyond) : beyond
+                var rowMinimum = current[low - 1]
+                for j in low...high {
                     var cell = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
                     if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cell = min(cell, before[j - 2] + 1) }
+                    cell = min(cell, beyond)
                     current[j] = cell
                     rowMinimum = min(rowMinimum, cell)
                 }
-                if rowMinimum > atMost { return nil }
+                if high < n { current[high + 1] = beyond }
+                if rowMinimum > limit { return nil }
                 (before, previous, current) = (previous, current, before)
             }
-            return previous[n] <= atMost ? previous[n] : nil
+            return previous[n] <= limit ? previous[n] : nil
         }
     }
 }

@@ -377,6 +377,34 @@ struct TypoSearchTests {
         }
     }
 
+    /// The split search's distance computes only a band around the diagonal: it must agree
+    /// with the whole table on every pair, within the limit and past it.
+    @Test func bandedDistanceAgreesWithTheWholeTable() {
+        func whole(_ a: [UInt8], _ b: [UInt8]) -> Int {
+            var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+            for i in 0...a.count { d[i][0] = i }
+            for j in 0...b.count { d[0][j] = j }
+            for i in 1...max(1, a.count) where i <= a.count {
+                for j in 1...max(1, b.count) where j <= b.count {
+                    d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+                }
+            }
+            return d[a.count][b.count]
+        }
+        var generator = DifferentialTests.Generator(state: 99)
+        // Three letters, so that repeats and transpositions are common.
+        func word() -> [UInt8] { (0..<generator.below(11)).map { _ in UInt8(0x61 + generator.below(3)) } }
+        for _ in 0..<4000 {
+            let a = word(), b = word()
+            let expected = whole(a, b)
+            for limit in 0...3 {
+                let banded = b.withUnsafeBufferPointer { TypoSearch.distance(a, $0, atMost: limit) }
+                #expect(banded == (expected <= limit ? expected : nil), "\(a) \(b) within \(limit)")
+            }
+        }
+    }
+
     /// Within one edit and within two, what the search finds equals a brute force over every key.
     static func expectSplitSearchMatchesBruteForce(_ scalars: [UInt32]) {
         let index = Fixture.engine.index
