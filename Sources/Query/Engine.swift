@@ -386,13 +386,23 @@ public final class SearchEngine: Sendable {
     /// compare the two ways).
     func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, deferring: Bool = true, lease: QueryLease? = nil) throws
         -> (ranked: [(key: UInt64, doc: Int)], positives: [TermHits]) {
-        // Positive terms in query order; a deferred word's hits are filled in below.
+        let context = MatchContext(index: index, displayLanguage: options.language, languageRestriction: parsed.language,
+                                   completion: completion, readsLists: deferring, lease: lease ?? hitMaps.lease())
+        // Positive terms in query order (a deferred word's hits are filled in below), and the
+        // candidate documents: the lease's arrays, given back emptied with their capacity.
         var slots: [TermSlot] = []
+        var candidates: [Int32] = []
+        swap(&slots, &context.lease.slots)
+        swap(&candidates, &context.lease.candidates)
+        defer {
+            slots.removeAll(keepingCapacity: true)
+            candidates.removeAll(keepingCapacity: true)
+            swap(&slots, &context.lease.slots)
+            swap(&candidates, &context.lease.candidates)
+        }
         var excluded: [HitMap] = []
         var filters: [(ResolvedFilter, Bool)] = []
         var kinds = options.kinds
-        let context = MatchContext(index: index, displayLanguage: options.language, languageRestriction: parsed.language,
-                                   completion: completion, readsLists: deferring, lease: lease ?? hitMaps.lease())
         // The same term twice is matched once. Queries have a few terms: a list searched
         // in turn costs less than hashing their texts.
         struct TermKey: Equatable {
@@ -486,8 +496,8 @@ public final class SearchEngine: Sendable {
             try matchInFull(rarest)
         }
         let kindMask = kinds.reduce(0) { $0 | (1 << $1.rank) }
-        var candidates = intersect(slots, excluded: excluded, filters: filters, kindMask: kindMask,
-                                   context: context, favourites: options.favourites)
+        intersect(slots, excluded: excluded, filters: filters, kindMask: kindMask, context: context,
+                  favourites: options.favourites, into: &candidates)
 
         while let slot = rarestDeferred() {
             let term = parsed.term(slots[slot].clause)
@@ -531,8 +541,8 @@ public final class SearchEngine: Sendable {
                 context.addTypos(term, into: slots[slot].hits!)
                 if context.budget.isSpent { throw Self.tooBroad(term) }
             }
-            candidates = intersect(slots, excluded: excluded, filters: filters, kindMask: kindMask,
-                                   context: context, favourites: options.favourites)
+            intersect(slots, excluded: excluded, filters: filters, kindMask: kindMask, context: context,
+                      favourites: options.favourites, into: &candidates)
         }
         let phrase = slots.count > 1 && !candidates.isEmpty ? context.phraseHits(slots, of: parsed) : nil
 
@@ -580,18 +590,20 @@ public final class SearchEngine: Sendable {
     }
 
     /// Documents every slot's map holds (of the slots matched so far; the smallest drives),
-    /// of the kinds asked for, held by no excluded map, passing every filter.
+    /// of the kinds asked for, held by no excluded map, passing every filter: into `docs`,
+    /// replacing what it held (its room is kept from one query to the next).
     func intersect(_ slots: [TermSlot], excluded: [HitMap], filters: [(ResolvedFilter, Bool)], kindMask: Int,
-                   context: MatchContext, favourites: Set<Int>) -> [Int32] {
-        var docs: [Int32]
+                   context: MatchContext, favourites: Set<Int>, into docs: inout [Int32]) {
+        docs.removeAll(keepingCapacity: true)
         var smallest: HitMap? = nil
         for slot in slots { if let hits = slot.hits, hits.count < smallest?.count ?? .max { smallest = hits } }
         if let smallest {
-            docs = Array(smallest.docs)
+            docs.append(contentsOf: smallest.docs)
         } else {
             // Filters only: the smallest type asked for, else every document.
-            docs = allDocs
-            for case (.type(let type), false) in filters where docsByType[Int(type)].count < docs.count { docs = docsByType[Int(type)] }
+            var start = allDocs
+            for case (.type(let type), false) in filters where docsByType[Int(type)].count < start.count { start = docsByType[Int(type)] }
+            docs.append(contentsOf: start)
         }
         if kindMask != 0 {
             index.docKind.withUnsafeBufferPointer { kinds in docs.removeAll { kindMask & (1 << Int(kinds[Int($0)])) == 0 } }
@@ -602,7 +614,6 @@ public final class SearchEngine: Sendable {
         }
         for map in excluded { docs.removeAll { map.contains(Int($0)) } }
         for (filter, negated) in filters { context.apply(filter, negated: negated, to: &docs, favourites: favourites) }
-        return docs
     }
 
     static func roleLabel(_ role: KeyRole) -> String {

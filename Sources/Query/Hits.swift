@@ -127,34 +127,42 @@ struct HitMap: @unchecked Sendable {
 /// Hit maps kept for reuse: a map is a document-sized array (20 KB for the bundled corpus)
 /// that a query would otherwise allocate and fill for each term, and only a few documents
 /// are touched. A query leases maps and gives them all back when its results are read.
+/// Leases are kept too, with their scratch arrays: each was an allocation per query.
 final class HitMapPool: Sendable {
     private let docCount: Int
-    private let idle = Locked<[HitMap]>([])
-    /// Maps kept idle at most (a burst of concurrent queries frees the rest).
+    private struct Idle {
+        var maps: [HitMap] = []
+        var leases: [QueryLease] = []
+    }
+    private let idle = Locked<Idle>(Idle())
+    /// Maps (and leases) kept idle at most (a burst of concurrent queries frees the rest).
     static let capacity = 16
 
     init(docCount: Int) { self.docCount = docCount }
 
     deinit {
         idle.withLock { idle in
-            for map in idle { map.deallocate() }
+            for map in idle.maps { map.deallocate() }
         }
     }
 
-    func lease() -> QueryLease { QueryLease(pool: self) }
+    /// A lease for one query; `QueryLease.release` gives it back with its maps.
+    func lease() -> QueryLease {
+        idle.withLock { $0.leases.popLast() } ?? QueryLease(pool: self)
+    }
 
     /// Maps waiting for a query (for tests).
-    var idleCount: Int { idle.withLock { $0.count } }
+    var idleCount: Int { idle.withLock { $0.maps.count } }
 
     /// A map to fill; give it back (cleared) with `giveBack` once read. A query's maps come
     /// through a lease; a scratch map in one function can be taken and given back directly.
     func take() -> HitMap {
-        idle.withLock { $0.popLast() } ?? HitMap(docCount: docCount)
+        idle.withLock { $0.maps.popLast() } ?? HitMap(docCount: docCount)
     }
 
     /// Gives back a map and those leased before it (see `HitMap.leasedBefore`; a scratch
-    /// map has none), cleared, under one lock.
-    func giveBack(_ last: HitMap) {
+    /// map has none), cleared, under one lock; and the lease that took them, if any.
+    func giveBack(_ last: HitMap?, lease: QueryLease? = nil) {
         var next: HitMap? = last
         while let map = next {
             map.clear()
@@ -165,16 +173,23 @@ final class HitMapPool: Sendable {
             while let map = next {
                 next = map.leasedBefore
                 map.leasedBefore = nil
-                if idle.count < Self.capacity { idle.append(map) } else { map.deallocate() }
+                if idle.maps.count < Self.capacity { idle.maps.append(map) } else { map.deallocate() }
             }
+            if let lease, idle.leases.count < Self.capacity { idle.leases.append(lease) }
         }
     }
 }
 
-/// What one query holds while it runs: the hit maps it took from the pool, and its work
-/// budget (one object for both: each was an allocation per query).
-final class QueryLease {
+/// What one query holds while it runs: the hit maps it took from the pool, its work budget
+/// and scratch arrays the ranking reuses (one object for all, itself reused: each was an
+/// allocation per query). One query at a time: a lease changes threads only through the
+/// pool's lock.
+final class QueryLease: @unchecked Sendable {
     var budget = WorkBudget()
+    /// The ranking's term slots and candidate documents, empty while idle, with the
+    /// capacity of earlier queries (see `SearchEngine.rank`).
+    var slots: [TermSlot] = []
+    var candidates: [Int32] = []
     private let pool: HitMapPool
     /// The last map taken; each holds the one taken before it.
     private var lastTaken: HitMap?
@@ -183,8 +198,11 @@ final class QueryLease {
         self.pool = pool
     }
 
-    /// A query that threw before its results were read still gives its maps back.
-    deinit { release() }
+    /// A query that threw before its results were read still gives its maps back (the
+    /// lease itself is then let go).
+    deinit {
+        if let lastTaken { pool.giveBack(lastTaken) }
+    }
 
     func newMap() -> HitMap {
         let map = pool.take()
@@ -193,9 +211,12 @@ final class QueryLease {
         return map
     }
 
-    /// Gives every map back; none may be read afterwards.
+    /// Gives every map back, and the lease to its pool for another query; neither may be
+    /// read afterwards.
     func release() {
-        if let lastTaken { pool.giveBack(lastTaken) }
+        let last = lastTaken
         lastTaken = nil
+        budget = WorkBudget()
+        pool.giveBack(last, lease: self)
     }
 }
