@@ -80,6 +80,7 @@ public struct Figure: Codable, Equatable, Sendable {
         } else {
             measured = value
         }
+        guard !measured.isNaN else { return nil } // not measured in this run
         return goal.atMost ? measured <= goal.bound : measured >= goal.bound
     }
 }

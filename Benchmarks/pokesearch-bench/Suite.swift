@@ -219,8 +219,9 @@ struct Suite {
                                  medianGoal: Double, p99Goal: Double?) {
         func add(_ label: String, _ samples: Samples, _ naiveMedian: Double?, _ fullTextMedian: Double?, mixed: Bool) {
             var references: [String: Double] = [:]
-            if let naiveMedian { references["naive"] = naiveMedian / 1e3 }
-            if let fullTextMedian { references["fts5"] = fullTextMedian / 1e3 }
+            // (No reference where none was timed: `--engine` runs time none.)
+            if let naiveMedian, naiveMedian.isFinite { references["naive"] = naiveMedian / 1e3 }
+            if let fullTextMedian, fullTextMedian.isFinite { references["fts5"] = fullTextMedian / 1e3 }
             var medianGoals: [Figure.Goal] = []
             if mixed {
                 medianGoals.append(.init(atMost: medianGoal))

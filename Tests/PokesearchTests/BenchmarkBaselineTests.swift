@@ -94,6 +94,14 @@ struct BenchmarkBaselineTests {
         #expect(recall.goals.map { recall.meets($0) } == [false])
     }
 
+    /// An `--engine` run times no reference, and a figure may fail to be read (a process's
+    /// memory): such goals are not judged, rather than reported missed.
+    @Test func goalsOfWhatWasNotMeasuredAreNotJudged() {
+        let unmeasured = Figure("search.mixed.median", .nan, unit: "µs",
+                                goals: [.init(atMost: 5), .init(atMost: 1.0 / 20, reference: "naive")])
+        #expect(unmeasured.goals.map { unmeasured.meets($0) } == [nil, nil])
+    }
+
     @Test func aFileThatIsNotAResultsFileIsAClearError() throws {
         let path = NSTemporaryDirectory() + "pokesearch-bench-test-\(getpid())-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
