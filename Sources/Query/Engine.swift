@@ -129,6 +129,11 @@ public final class SearchEngine: Sendable {
         hitMaps = HitMapPool(docCount: index.docCount)
     }
 
+    /// Idle leases hold their pool (a lease in use must keep its maps' pool alive), and the
+    /// pool holds them: the engine going breaks that cycle, or every replaced index (RELOAD)
+    /// would leave its pool and maps behind.
+    deinit { hitMaps.letIdleLeasesGo() }
+
     public func search(_ query: String, options: SearchOptions = SearchOptions()) throws -> SearchResponse {
         let parsed = try QueryParser.parse(query)
         if parsed.isEmpty, let symbols = Self.symbolsAlone(query) {

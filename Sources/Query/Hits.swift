@@ -154,6 +154,11 @@ final class HitMapPool: Sendable {
     /// Maps waiting for a query (for tests).
     var idleCount: Int { idle.withLock { $0.maps.count } }
 
+    /// Drops the idle leases (each holds the pool): what lets the pool go with its engine.
+    func letIdleLeasesGo() {
+        idle.withLock { $0.leases.removeAll() } // (an idle lease holds no map: nothing to give back)
+    }
+
     /// A map to fill; give it back (cleared) with `giveBack` once read. A query's maps come
     /// through a lease; a scratch map in one function can be taken and given back directly.
     func take() -> HitMap {

@@ -244,6 +244,19 @@ struct DeferredWordTests {
         #expect(engine.hitMaps.idleCount == before)
     }
 
+    /// Leases are pooled with the maps and hold their pool: an engine let go (a replaced
+    /// index) must still free its pool once its queries are done.
+    @Test func anEngineLetGoFreesItsPool() throws {
+        weak var pool: HitMapPool?
+        do {
+            let engine = SearchEngine(index: Fixture.engine.index)
+            pool = engine.hitMaps
+            _ = try engine.search("fire dragon")
+            _ = try engine.complete("dawn sto")
+        }
+        #expect(pool == nil)
+    }
+
     /// Hit maps go back to a pool after each query: a map reused must answer as a new one.
     @Test func reusedHitMapsAnswerAsNewOnes() throws {
         let shared = SearchEngine(index: Fixture.engine.index)
