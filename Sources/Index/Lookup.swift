@@ -631,11 +631,11 @@ struct TypoSearch {
         guard m > 0, n > 0 else { return max(m, n) }
         // Cells outside the band read as `beyond`: past the limit, as they are.
         let beyond = limit + 1
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * (n + 2)) { rows in
-            // Rows i - 2, i - 1 and i, rotated; each holds its band and the cell either side.
-            var before = rows.baseAddress!, previous = before + (n + 2), current = previous + (n + 2)
-            for j in 0...min(n, beyond) { previous[j] = min(j, beyond) }
-            if beyond < n { previous[beyond + 1] = beyond }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * (n + 1)) { rows in
+            // Rows i - 2, i - 1 and i, rotated; each holds its band and the cell either side
+            // (row 0 its first `beyond` + 1 cells, all that rows 1 and 2 read of it).
+            var before = rows.baseAddress!, previous = before + (n + 1), current = previous + (n + 1)
+            for j in 0...min(n, beyond) { previous[j] = j }
             for i in 1...m {
                 let low = max(1, i - limit), high = min(n, i + limit)
                 current[low - 1] = low == 1 ? min(i, beyond) : beyond
