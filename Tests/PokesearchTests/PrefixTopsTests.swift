@@ -244,6 +244,20 @@ struct DeferredWordTests {
         #expect(engine.hitMaps.idleCount == before)
     }
 
+    /// A released lease is the next query's, its maps given back and its scratch arrays
+    /// empty (a pool that stopped keeping leases would still answer every query right).
+    @Test func aReleasedLeaseServesTheNextQuery() throws {
+        let engine = SearchEngine(index: Fixture.engine.index)
+        let first = engine.hitMaps.lease()
+        _ = try engine.rank(try QueryParser.parse("fire dragon"), options: SearchOptions(), completion: false, lease: first)
+        #expect(first.candidates.isEmpty && first.slots.isEmpty)
+        first.release()
+        let next = engine.hitMaps.lease()
+        #expect(next === first)
+        #expect(next.candidates.isEmpty && next.slots.isEmpty && next.candidates.capacity > 0)
+        next.release()
+    }
+
     /// Leases are pooled with the maps and hold their pool: an engine let go (a replaced
     /// index) must still free its pool once its queries are done.
     @Test func anEngineLetGoFreesItsPool() throws {
