@@ -17,6 +17,10 @@ struct Options {
     var tolerance = BaselineComparison.defaultTolerance
     var scales: [Int] = []
     var regenerateQueries = false
+    /// With `regenerateQueries`: the workloads' seed (another seed gives another query set of
+    /// the same kinds: scripts/pgo.sh trains on one, so the benchmark measures queries the
+    /// profile has not seen).
+    var seed = WorkloadGenerator.defaultSeed
     /// A `pokesearch` binary to measure instead of building one (e.g. a static build, or an
     /// older one for an A/B comparison).
     var pokesearch: String?
@@ -31,7 +35,7 @@ struct Options {
 
     static let usage = """
         usage: pokesearch-bench [--quick] [--engine [--workloads W,...] [--slowest N] | --socket] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
-                                [--queries FILE] [--regenerate-queries] [--pokesearch PATH]
+                                [--queries FILE] [--regenerate-queries [--seed N]] [--pokesearch PATH]
           --quick               fewer iterations, no scale runs: at most a minute (what CI runs)
           --engine              only the in-process figures: index build, latency, recall (no references,
                                 socket or CLI; for iterating on the engine, not for --baseline)
@@ -47,6 +51,8 @@ struct Options {
           --scale N[,N...]      also build and time synthetic corpora of N entities (e.g. 10000,100000,1000000)
           --queries FILE        the fixed query file (default Benchmarks/queries.tsv)
           --regenerate-queries  rewrite the query file from the corpus (seeded, deterministic) and exit
+          --seed N              with --regenerate-queries: another seed, for another query set of the same
+                                kinds (scripts/pgo.sh trains on one; the committed file keeps the default)
           --pokesearch PATH     measure this pokesearch binary (socket and one-shot figures) instead of building
                                 one, e.g. `swift build -c release --static-swift-stdlib` as scripts/setup.sh installs it
         """
@@ -94,6 +100,10 @@ struct Options {
             case "--queries": options.queryFile = try value(word)
             case "--pokesearch": options.pokesearch = try value(word)
             case "--regenerate-queries": options.regenerateQueries = true
+            case "--seed":
+                let text = try value(word)
+                guard let seed = UInt64(text) else { throw BenchmarkError.usage("--seed takes a whole number, e.g. 7; got '\(text)'") }
+                options.seed = seed
             case "--scale-worker": options.scaleWorker = try count(try value(word), word)
             case "--help", "-h": options.help = true
             default: throw BenchmarkError.usage("unknown option '\(word)'; see --help")
@@ -110,6 +120,9 @@ struct Options {
         }
         if options.engineOnly && options.socketOnly {
             throw BenchmarkError.usage("--engine and --socket each measure only one part; give one of them")
+        }
+        if options.seed != WorkloadGenerator.defaultSeed && !options.regenerateQueries {
+            throw BenchmarkError.usage("--seed goes with --regenerate-queries (a run measures the queries of its query file)")
         }
         if options.quick && !options.scales.isEmpty {
             throw BenchmarkError.usage("--quick skips the scale runs; leave out --scale or --quick")

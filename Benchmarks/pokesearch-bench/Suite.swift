@@ -55,9 +55,9 @@ struct Suite {
         return directory
     }
 
-    static func regenerateQueries(into path: String) throws {
+    static func regenerateQueries(into path: String, seed: UInt64) throws {
         let corpus = try Corpus(directory: try corpusDirectory())
-        let queries = WorkloadGenerator(corpus: corpus).queries(perWorkload: queriesPerWorkload)
+        let queries = WorkloadGenerator(corpus: corpus, seed: seed).queries(perWorkload: queriesPerWorkload)
         try QueryFile.encode(queries).write(toFile: path, atomically: true, encoding: .utf8)
         print("wrote \(queries.count) queries (\(Workload.allCases.count) workloads) to \(path)")
     }

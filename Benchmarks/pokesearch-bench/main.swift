@@ -23,7 +23,7 @@ do {
         exit(0)
     }
     if options.regenerateQueries {
-        try Suite.regenerateQueries(into: options.queryFile)
+        try Suite.regenerateQueries(into: options.queryFile, seed: options.seed)
         exit(0)
     }
     // Read the baseline first: a bad one should fail before minutes of measuring.
