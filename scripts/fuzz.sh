@@ -17,8 +17,9 @@ case "$target" in
 esac
 
 build=.build/fuzz
-# (gold's "Cannot export local symbol" warnings about ASan's helpers are noise.)
-if ! POKESEARCH_FUZZ=1 swift build -c release --build-path "$build" --product "$target" \
+# (gold's "Cannot export local symbol" warnings about ASan's helpers are noise. No profile:
+# the instrumented code is not what it was made for, and fuzzing wants coverage, not layout.)
+if ! POKESEARCH_FUZZ=1 POKESEARCH_PGO=off swift build -c release --build-path "$build" --product "$target" \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >"$build.log" 2>&1; then
     grep -v -e "Cannot export local symbol" "$build.log" >&2
     echo "fuzz.sh: building $target failed" >&2
