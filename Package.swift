@@ -59,12 +59,15 @@ let package = Package(
 // Profile-guided optimisation of release builds: LLVM lays out each function's code by how
 // often its blocks ran under a training run (scripts/pgo.sh: the benchmark's kinds of query,
 // generated with another seed than the benchmark's, through the engine, the server and the
-// CLI), keeping the hot paths together and the cold ones out of the way. A query's cost is
-// mostly instruction-cache misses (its code is evicted between requests), and this cuts them
-// by about a third (BENCHMARKS.md). Code changed since the profile was made is compiled as
+// CLI), keeping the hot paths together and the cold ones out of the way. Much of a query's cost is
+// instruction-cache misses (its code is evicted between requests), and this cuts them by
+// about a third (BENCHMARKS.md). Code changed since the profile was made is compiled as
 // without one, so a stale profile costs speed, never correctness. Debug builds (the tests,
 // the sanitizers) take no profile; POKESEARCH_PGO=off leaves it out of a release build too
 // (scripts/pgo.sh builds its instrumented binaries so).
+// The profile is LLVM's indexed format as Swift 6.3's LLVM writes it: an older toolchain's LLVM
+// cannot read it (the build would fail), so older toolchains build without it.
+#if compiler(>=6.3)
 let profile = Context.packageDirectory + "/pgo/pokesearch.profdata"
 if ProcessInfo.processInfo.environment["POKESEARCH_PGO"] != "off" && FileManager.default.fileExists(atPath: profile) {
     for target in package.targets where target.type == .regular || target.type == .executable {
@@ -74,6 +77,7 @@ if ProcessInfo.processInfo.environment["POKESEARCH_PGO"] != "off" && FileManager
             + [.unsafeFlags(["-Xfrontend", "-ir-profile-use=\(profile)"], .when(configuration: .release))]
     }
 }
+#endif
 
 // libFuzzer targets (Fuzz/, run by scripts/fuzz.sh): only with POKESEARCH_FUZZ set, because they
 // link only with `-sanitize=fuzzer` (libFuzzer supplies their main).
