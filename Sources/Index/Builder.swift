@@ -47,7 +47,7 @@ public enum IndexBuilder {
             trieNodes: TrieNode.records(childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,
                                         high: keyIndex.nodeKeyHigh),
             nodeByte: trieLists.1, suffixes: suffixes,
-            tops: trieLists.0, cards: d.cards, slugOrder: d.slugOrder,
+            tops: trieLists.0, symbolNames: d.symbolNames, cards: d.cards, slugOrder: d.slugOrder,
             buildMilliseconds: (monotonicSeconds() - start) * 1000)
     }
 
@@ -58,7 +58,7 @@ public enum IndexBuilder {
         var abilityStart: [UInt32], abilityRefs: [UInt16], numbers: [[Int32]]
         var typeSlugs: [String], colorSlugs: [String], habitatSlugs: [String], abilitySlugByID: [Int32: String]
         var nameStart: [UInt32], nameLanguage: [UInt8], nameTexts: StringPool, slugs: StringPool
-        var cards: DocCards, slugOrder: [UInt32]
+        var cards: DocCards, slugOrder: [UInt32], symbolNames: SymbolNames
     }
 
     static func documentFacts(_ input: IndexInput) -> DocumentFacts {
@@ -164,7 +164,7 @@ public enum IndexBuilder {
             nameTexts: nameTexts, slugs: slugs,
             cards: DocCards.build(docKind: docKind, docID: docID, docTypes: docTypes, slugs: slugs, nameStart: nameStart,
                                   nameLanguage: nameLanguage, nameTexts: nameTexts),
-            slugOrder: IndexSnapshot.slugOrder(docKind: docKind, slugs: slugs))
+            slugOrder: IndexSnapshot.slugOrder(docKind: docKind, slugs: slugs), symbolNames: SymbolNames.build(nameTexts))
     }
 }
 

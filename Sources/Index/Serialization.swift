@@ -23,7 +23,9 @@ extension IndexSnapshot {
         w.array(trieNodes); w.array(nodeByte)
         w.array(suffixes.text); w.array(suffixes.starts)
         w.array(tops.start); w.array(tops.entries); w.array(tops.distinctDocs)
-        w.array(tops.docKeyStart); w.array(tops.docPostings); w.pool(cards.pool)
+        w.array(tops.docKeyStart); w.array(tops.docPostings)
+        w.array(symbolNames.scalars); w.array(symbolNames.start); w.array(symbolNames.entries)
+        w.pool(cards.pool)
         w.array(slugOrder)
         w.scalar(buildMilliseconds.bitPattern)
         return w.bytes
@@ -57,7 +59,9 @@ extension IndexSnapshot {
               let trieNodes: [TrieNode] = r.array(), let nodeByte: [UInt8] = r.array(),
               let suffixText: [UInt8] = r.array(), let suffixStarts: [UInt32] = r.array(),
               let topStart: [UInt32] = r.array(), let topEntries: [UInt32] = r.array(),
-              let topDistinct: [UInt32] = r.array(), let docKeyStart: [UInt32] = r.array(), let docPostings: [UInt32] = r.array(), let cards = r.pool(),
+              let topDistinct: [UInt32] = r.array(), let docKeyStart: [UInt32] = r.array(), let docPostings: [UInt32] = r.array(),
+              let symbolScalars: [UInt32] = r.array(), let symbolStart: [UInt32] = r.array(), let symbolEntries: [UInt32] = r.array(),
+              let cards = r.pool(),
               let slugOrder: [UInt32] = r.array(), let buildBits = r.scalar(UInt64.self), r.isAtEnd
         else { return nil }
         // Cheap structural checks: every offset array must fit what it indexes.
@@ -79,6 +83,7 @@ extension IndexSnapshot {
             suffixes: SuffixArray(text: suffixText, starts: suffixStarts),
             tops: PrefixTops(start: topStart, entries: topEntries, distinctDocs: topDistinct,
                              docKeyStart: docKeyStart, docPostings: docPostings),
+            symbolNames: SymbolNames(scalars: symbolScalars, start: symbolStart, entries: symbolEntries),
             cards: DocCards(pool: cards),
             slugOrder: slugOrder,
             buildMilliseconds: Double(bitPattern: buildBits))
@@ -130,6 +135,7 @@ extension IndexSnapshot {
               suffixes.isConsistent, slugOrder.allSatisfy({ Int($0) < docCount }),
               trieNodes.first?.depth == 0,
               tops.isConsistent(nodeCount: trieNodes.count, keyCount: keys.count, docCount: docCount),
+              symbolNames.isConsistent(nameCount: nameTexts.count),
               cards.isConsistent(docCount: docCount, typeCount: typeSlugs.count)
         else { return false }
         for node in trieNodes {

@@ -102,7 +102,8 @@ public enum NumericColumn: Int, CaseIterable, Sendable, Equatable {
 /// and two-edit typos.
 public final class IndexSnapshot: Sendable {
     /// 7: a suffix array instead of trigram postings. 8: the trie's nodes as records.
-    public static let formatVersion = 8
+    /// 9: the names holding each symbol.
+    public static let formatVersion = 9
 
     // Documents
     public let docCount: Int
@@ -151,6 +152,8 @@ public final class IndexSnapshot: Sendable {
 
     /// Best-first document lists of the trie's large nodes, for one-word queries.
     public let tops: PrefixTops
+    /// The names holding each symbol, for queries of symbols alone.
+    let symbolNames: SymbolNames
     /// Each document's result facts together, for reading results quickly.
     public let cards: DocCards
 
@@ -164,7 +167,7 @@ public final class IndexSnapshot: Sendable {
          typeSlugs: [String], colorSlugs: [String], habitatSlugs: [String], abilitySlugByID: [Int32: String],
          keys: StringPool, postingStart: [UInt32], postings: [UInt32],
          trieNodes: [TrieNode], nodeByte: [UInt8],
-         suffixes: SuffixArray, tops: PrefixTops, cards: DocCards, slugOrder: [UInt32],
+         suffixes: SuffixArray, tops: PrefixTops, symbolNames: SymbolNames, cards: DocCards, slugOrder: [UInt32],
          buildMilliseconds: Double) {
         self.docCount = docCount
         self.docKind = docKind
@@ -198,6 +201,7 @@ public final class IndexSnapshot: Sendable {
         self.rootChild = rootChild
         self.suffixes = suffixes
         self.tops = tops
+        self.symbolNames = symbolNames
         self.cards = cards
         self.buildMilliseconds = buildMilliseconds
         self.slugOrder = slugOrder
@@ -241,12 +245,31 @@ public final class IndexSnapshot: Sendable {
     }
 
     /// Calls `body` with each name (document, entry of `nameTexts`) holding `needle` as
-    /// written, and the byte offset where it first does: one pass of `memchr` over every
-    /// name's bytes, for text that folding leaves empty (symbols). Occurrences come in text
-    /// order, so the entry and the document holding each are found by galloping on from the
-    /// last one's (a thousand names hold "★").
+    /// written, and the byte offset where it first does, in entry order: for text that
+    /// folding leaves empty (symbols). A needle with a symbol is looked for in the names
+    /// holding its rarest symbol (`symbolNames`); one without is looked for in every name's
+    /// bytes, in one pass of `memchr`.
     public func forEachNameHolding(_ needle: [UInt8], _ body: (_ doc: Int, _ entry: Int, _ offset: Int) -> Void) {
         guard !needle.isEmpty else { return }
+        guard let candidates = symbolNames.candidates(for: needle) else { return forEachNameScanned(holding: needle, body) }
+        nameTexts.bytes.withUnsafeBufferPointer { bytes in
+            needle.withUnsafeBufferPointer { needle in
+                nameStart.withUnsafeBufferPointer { nameStart in
+                    var doc = 0
+                    for entry in candidates.lazy.map(Int.init) {
+                        let name = UnsafeBufferPointer(rebasing: bytes[nameTexts.range(entry)])
+                        guard let offset = Self.firstOffset(of: needle, in: name) else { continue }
+                        doc = Self.lastIndex(in: nameStart, from: doc, atMost: entry)
+                        body(doc, entry, offset)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `forEachNameHolding` over every name: occurrences come in text order, so the entry and
+    /// the document holding each are found by galloping on from the last one's.
+    func forEachNameScanned(holding needle: [UInt8], _ body: (_ doc: Int, _ entry: Int, _ offset: Int) -> Void) {
         nameTexts.bytes.withUnsafeBytes { all in
             needle.withUnsafeBytes { wanted in
                 nameTexts.offsets.withUnsafeBufferPointer { offsets in
@@ -255,8 +278,8 @@ public final class IndexSnapshot: Sendable {
                         var from = 0
                         var entry = 0, doc = 0
                         var lastEntry = -1
-                        // Found by its last byte: a symbol's first byte (0xE2 for "★") leads most
-                        // scripts' characters of its block, its last is rarer.
+                        // Found by its last byte: a character's first byte (0xC3 for "é") leads
+                        // its block's characters, its last is rarer.
                         let tail = needle.count - 1
                         while from + needle.count <= all.count,
                               let found = memchr(base + from + tail, Int32(needle[tail]), all.count - from - tail) {
@@ -344,7 +367,7 @@ public final class IndexSnapshot: Sendable {
         total += docColor.count + docHabitat.count + numbers.reduce(0) { $0 + $1.count * 4 }
         total += keys.byteSize + postingStart.count * 4 + postings.count * 4
         total += trieNodes.count * MemoryLayout<TrieNode>.stride + nodeByte.count
-        total += suffixes.byteSize + tops.byteSize + cards.pool.byteSize
+        total += suffixes.byteSize + tops.byteSize + symbolNames.byteSize + cards.pool.byteSize
         return total
     }
 }

@@ -158,8 +158,8 @@ public final class SearchEngine: Sendable {
 
     /// Documents with a name holding `symbols` as written, ranked as a term's hits are (the
     /// whole name, its start, a later word's start, further in; the display language
-    /// first). Such names are few ("??? Arceus", "★And458", "Unown !") and such queries
-    /// rare: every name is read.
+    /// first). Such names are few ("??? Arceus", "★And458", "Unown !"): those holding the
+    /// query's rarest symbol are read (the index lists them by symbol).
     func namesHolding(_ symbols: String, options: SearchOptions, completion: Bool) -> [(key: UInt64, doc: Int)] {
         let needle = Array(symbols.utf8)
         let kindMask = options.kinds.reduce(0) { $0 | (1 << $1.rank) }

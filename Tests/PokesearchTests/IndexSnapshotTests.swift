@@ -22,11 +22,11 @@ struct IndexSnapshotTests {
         var low = index.trieNodes.map(\.keyLow)
         var high = index.trieNodes.map(\.keyHigh)
         damage(&childStart, &depth, &low, &high)
-        return withTrie(nodes: TrieNode.records(childStart: childStart, depth: depth, low: low, high: high))
+        return rebuilt(nodes: TrieNode.records(childStart: childStart, depth: depth, low: low, high: high))
     }
 
-    /// The fixture's index with other trie nodes.
-    static func withTrie(nodes: [TrieNode]) -> IndexSnapshot {
+    /// The fixture's index with other trie nodes or symbol lists.
+    static func rebuilt(nodes: [TrieNode]? = nil, symbolNames: SymbolNames? = nil) -> IndexSnapshot {
         let index = Fixture.engine.index
         return IndexSnapshot(
             docCount: index.docCount, docKind: index.docKind, docID: index.docID, docFlags: index.docFlags, slugs: index.slugs,
@@ -34,8 +34,8 @@ struct IndexSnapshotTests {
             abilityStart: index.abilityStart, abilityRefs: index.abilityRefs, docColor: index.docColor, docHabitat: index.docHabitat,
             numbers: index.numbers, typeSlugs: index.typeSlugs, colorSlugs: index.colorSlugs, habitatSlugs: index.habitatSlugs,
             abilitySlugByID: index.abilitySlugByID, keys: index.keys, postingStart: index.postingStart, postings: index.postings,
-            trieNodes: nodes, nodeByte: index.nodeByte,
-            suffixes: index.suffixes, tops: index.tops, cards: index.cards, slugOrder: index.slugOrder,
+            trieNodes: nodes ?? index.trieNodes, nodeByte: index.nodeByte, suffixes: index.suffixes, tops: index.tops,
+            symbolNames: symbolNames ?? index.symbolNames, cards: index.cards, slugOrder: index.slugOrder,
             buildMilliseconds: index.buildMilliseconds)
     }
 
@@ -43,7 +43,7 @@ struct IndexSnapshotTests {
     static func withRecords(damaged damage: (inout [TrieNode]) -> Void) -> IndexSnapshot {
         var nodes = Fixture.engine.index.trieNodes
         damage(&nodes)
-        return withTrie(nodes: nodes)
+        return rebuilt(nodes: nodes)
     }
 
     @Test func aDamagedTrieIsRefused() {
@@ -64,7 +64,7 @@ struct IndexSnapshotTests {
 
     /// Symbols and other text as written (what symbol queries look for), among them text
     /// that also sits across two neighbouring names of the pool.
-    @Test(arguments: ["★", "?", "??", "!", "♀", ".", "-", "'", "(", "é", "ー", "X", "mega"])
+    @Test(arguments: ["★", "?", "??", "? A", "!", "♀", ".", "-", "'", "(", "・", "★A", "Mr.", "é", "ー", "X", "mega"])
     func namesHoldingATextAreTheNamesAScanFinds(_ text: String) {
         let index = Fixture.engine.index
         let needle = Array(text.utf8)
@@ -86,5 +86,51 @@ struct IndexSnapshotTests {
         let firstDifference = zip(found, expected).first { $0 != $1 }.map { "reported \($0.0), a scan finds \($0.1)" }
         #expect(found.count == expected.count, "'\(text)': \(found.count) names reported, a scan finds \(expected.count)")
         #expect(firstDifference == nil, "'\(text)': \(firstDifference ?? "")")
+    }
+
+    /// The ranges `SymbolNames.isSymbol` tells without a property lookup agree with the
+    /// properties, for every scalar.
+    @Test func symbolsAreTheScalarsNeitherLettersDigitsNorSpace() {
+        var disagreements: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let properties = scalar.properties
+            let symbol = !properties.isAlphabetic && properties.numericType == nil && !properties.isWhitespace
+            if SymbolNames.isSymbol(value) != symbol { disagreements.append(value) }
+        }
+        #expect(disagreements.isEmpty, "first: \(disagreements.prefix(5).map { String($0, radix: 16) })")
+    }
+
+    /// Each symbol's list holds exactly the names holding it, ascending.
+    @Test func eachSymbolListsTheNamesHoldingIt() throws {
+        let index = Fixture.engine.index
+        var expected: [UInt32: [UInt32]] = [:]
+        for entry in 0..<index.nameTexts.count {
+            for value in Set(index.nameTexts.string(entry).unicodeScalars.map(\.value)) where SymbolNames.isSymbol(value) {
+                expected[value, default: []].append(UInt32(entry))
+            }
+        }
+        #expect(expected.count > 20, "the fixture's names hold few symbols: the comparison says little")
+        #expect(index.symbolNames.scalars == expected.keys.sorted())
+        for (value, entries) in expected {
+            #expect(Array(index.symbolNames.holders(of: value)) == entries.sorted(), "U+\(String(value, radix: 16))")
+        }
+        #expect(index.symbolNames.holders(of: 0x2603).isEmpty) // "☃": in no name
+        #expect(index.symbolNames.candidates(for: Array("mega".utf8)) == nil)
+    }
+
+    @Test func damagedSymbolListsAreRefused() {
+        let names = Fixture.engine.index.symbolNames
+        #expect(Self.rebuilt(symbolNames: names).isConsistent)
+        // A name past the last.
+        let count = UInt32(Fixture.engine.index.nameTexts.count)
+        #expect(!Self.rebuilt(symbolNames: SymbolNames(scalars: names.scalars, start: names.start,
+                                                       entries: names.entries.dropLast() + [count])).isConsistent)
+        // Symbols out of order (the lookup is a binary search).
+        #expect(!Self.rebuilt(symbolNames: SymbolNames(scalars: names.scalars.reversed(), start: names.start,
+                                                       entries: names.entries)).isConsistent)
+        // A list ending past the entries.
+        #expect(!Self.rebuilt(symbolNames: SymbolNames(scalars: names.scalars, start: names.start.dropLast() + [names.start.last! + 1],
+                                                       entries: names.entries)).isConsistent)
     }
 }
