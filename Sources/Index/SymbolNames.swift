@@ -1,8 +1,8 @@
 /// The names holding each symbol: for every scalar that is neither a letter, a digit nor
 /// white space ("★", "?", "!", "♀", "-", "・") found in a display name, the name entries
 /// holding it, ascending. Folding drops such scalars, so the keys cannot find them; a query
-/// of symbols alone ("★", "???") reads the entries of its rarest symbol instead of every
-/// name (about a fifth of a millisecond on the full corpus, a few microseconds this way).
+/// of symbols alone ("★", "???") reads the names of its rarest symbol instead of every
+/// name (`?` 4 µs instead of 20; `★`, in a thousand names, 72 instead of 164).
 public struct SymbolNames: Sendable {
     /// The symbol scalars, ascending; `entries[start[i]..<start[i+1]]` hold `scalars[i]`.
     let scalars: [UInt32]
