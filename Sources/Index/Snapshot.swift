@@ -245,13 +245,12 @@ public final class IndexSnapshot: Sendable {
     }
 
     /// Calls `body` with each name (document, entry of `nameTexts`) holding `needle` as
-    /// written, and the byte offset where it first does, in entry order: for text that
-    /// folding leaves empty (symbols). A needle with a symbol is looked for in the names
-    /// holding its rarest symbol (`symbolNames`); one without is looked for in every name's
-    /// bytes, in one pass of `memchr`.
-    public func forEachNameHolding(_ needle: [UInt8], _ body: (_ doc: Int, _ entry: Int, _ offset: Int) -> Void) {
-        guard !needle.isEmpty else { return }
-        guard let candidates = symbolNames.candidates(for: needle) else { return forEachNameScanned(holding: needle, body) }
+    /// written, and the byte offset where it first does, in entry order: for a query of
+    /// symbols alone, which folding leaves empty. The names holding the needle's rarest
+    /// symbol (`symbolNames`) are read; a needle without a symbol finds no name (every query
+    /// of symbols alone holds one: the parser's white space is Unicode's).
+    public func forEachNameHolding(symbols needle: [UInt8], _ body: (_ doc: Int, _ entry: Int, _ offset: Int) -> Void) {
+        guard let candidates = symbolNames.candidates(for: needle) else { return }
         nameTexts.bytes.withUnsafeBufferPointer { bytes in
             needle.withUnsafeBufferPointer { needle in
                 nameStart.withUnsafeBufferPointer { nameStart in
@@ -261,39 +260,6 @@ public final class IndexSnapshot: Sendable {
                         guard let offset = Self.firstOffset(of: needle, in: name) else { continue }
                         doc = Self.lastIndex(in: nameStart, from: doc, atMost: entry)
                         body(doc, entry, offset)
-                    }
-                }
-            }
-        }
-    }
-
-    /// `forEachNameHolding` over every name: occurrences come in text order, so the entry and
-    /// the document holding each are found by galloping on from the last one's.
-    func forEachNameScanned(holding needle: [UInt8], _ body: (_ doc: Int, _ entry: Int, _ offset: Int) -> Void) {
-        nameTexts.bytes.withUnsafeBytes { all in
-            needle.withUnsafeBytes { wanted in
-                nameTexts.offsets.withUnsafeBufferPointer { offsets in
-                    nameStart.withUnsafeBufferPointer { nameStart in
-                        guard let base = all.baseAddress, offsets.count > 1, nameStart.count > 1 else { return }
-                        var from = 0
-                        var entry = 0, doc = 0
-                        var lastEntry = -1
-                        // Found by its last byte: a character's first byte (0xC3 for "é") leads
-                        // its block's characters, its last is rarer.
-                        let tail = needle.count - 1
-                        while from + needle.count <= all.count,
-                              let found = memchr(base + from + tail, Int32(needle[tail]), all.count - from - tail) {
-                            let position = base.distance(to: UnsafeRawPointer(found)) - tail
-                            from = position + 1
-                            guard memcmp(base + position, wanted.baseAddress!, needle.count) == 0 else { continue }
-                            entry = Self.lastIndex(in: offsets, from: entry, atMost: position)
-                            // Within one name, and its first occurrence only.
-                            guard entry != lastEntry, entry + 1 < offsets.count,
-                                  position + needle.count <= Int(offsets[entry + 1]) else { continue }
-                            lastEntry = entry
-                            doc = Self.lastIndex(in: nameStart, from: doc, atMost: entry)
-                            body(doc, entry, position - Int(offsets[entry]))
-                        }
                     }
                 }
             }

@@ -166,7 +166,7 @@ public final class SearchEngine: Sendable {
         // Each document's best placement (class and language bit), in a pooled map.
         let best = hitMaps.take()
         defer { hitMaps.giveBack(best) }
-        index.forEachNameHolding(needle) { doc, entry, offset in
+        index.forEachNameHolding(symbols: needle) { doc, entry, offset in
             guard kindMask == 0 || kindMask & (1 << Int(index.docKind[doc])) != 0 else { return }
             let name = index.nameTexts.range(entry)
             let matchClass: MatchClass = offset == 0 ? (name.count == needle.count ? .exact : .namePrefix)

@@ -62,10 +62,11 @@ struct IndexSnapshotTests {
         #expect(!Self.withTrie { _, _, _, high in high[last] = UInt32.max }.isConsistent)
     }
 
-    /// Symbols and other text as written (what symbol queries look for), among them text
-    /// that also sits across two neighbouring names of the pool.
-    @Test(arguments: ["★", "?", "??", "? A", "!", "♀", ".", "-", "'", "(", "・", "★A", "Mr.", "é", "ー", "X", "mega"])
-    func namesHoldingATextAreTheNamesAScanFinds(_ text: String) {
+    /// Symbols as written (what queries of symbols alone look for, with letters and spaces
+    /// beside them too), among them text that also sits across two neighbouring names of the
+    /// pool.
+    @Test(arguments: ["★", "?", "??", "? A", "!", "♀", ".", "-", "'", "(", "・", "★A", "Mr."])
+    func namesHoldingSymbolsAreTheNamesAScanFinds(_ text: String) {
         let index = Fixture.engine.index
         let needle = Array(text.utf8)
         var expected: [[Int]] = []
@@ -80,7 +81,7 @@ struct IndexSnapshotTests {
             }
         }
         var found: [[Int]] = []
-        index.forEachNameHolding(needle) { found.append([$0, $1, $2]) }
+        index.forEachNameHolding(symbols: needle) { found.append([$0, $1, $2]) }
         #expect(!expected.isEmpty, "'\(text)': no name holds it, the comparison says nothing")
         // Compared entry by entry, so that a failure names the first difference, not thousands.
         let firstDifference = zip(found, expected).first { $0 != $1 }.map { "reported \($0.0), a scan finds \($0.1)" }
@@ -117,6 +118,10 @@ struct IndexSnapshotTests {
         }
         #expect(index.symbolNames.holders(of: 0x2603).isEmpty) // "☃": in no name
         #expect(index.symbolNames.candidates(for: Array("mega".utf8)) == nil)
+        // Text without a symbol finds no name through them (no query of symbols alone is such).
+        var found = 0
+        for text in ["mega", "é", "X", "ー"] { index.forEachNameHolding(symbols: Array(text.utf8)) { _, _, _ in found += 1 } }
+        #expect(found == 0)
     }
 
     @Test func damagedSymbolListsAreRefused() {
