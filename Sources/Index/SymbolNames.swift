@@ -37,15 +37,10 @@ public struct SymbolNames: Sendable {
         names.bytes.withUnsafeBufferPointer { bytes in
             for entry in 0..<names.count {
                 seen.removeAll(keepingCapacity: true)
-                let range = names.range(entry)
-                var position = range.lowerBound
-                while position < range.upperBound {
-                    let (value, length) = Self.scalar(in: bytes, at: position)
-                    position += length
-                    if isSymbol(value) && !seen.contains(value) {
-                        seen.append(value)
-                        holders[value, default: []].append(UInt32(entry))
-                    }
+                forEachScalar(of: UnsafeBufferPointer(rebasing: bytes[names.range(entry)])) { value in
+                    guard isSymbol(value) && !seen.contains(value) else { return }
+                    seen.append(value)
+                    holders[value, default: []].append(UInt32(entry))
                 }
             }
         }
@@ -58,14 +53,18 @@ public struct SymbolNames: Sendable {
         return SymbolNames(scalars: scalars, start: start, entries: entries)
     }
 
-    /// The scalar of well-formed UTF-8 at `position` and its length in bytes.
-    static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> (UInt32, Int) {
-        let lead = UInt32(bytes[position])
-        let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-        guard length > 1, position + length <= bytes.count else { return (lead, 1) }
-        var value = lead & (0xFF >> (length + 1))
-        for i in 1..<length { value = value << 6 | UInt32(bytes[position + i]) & 0x3F }
-        return (value, length)
+    /// Calls `body` with each scalar of UTF-8 bytes, decoded in place (no String made per
+    /// name); a malformed sequence is skipped.
+    static func forEachScalar(of bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt32) -> Void) {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): body(scalar.value)
+            case .emptyInput: return
+            case .error: continue
+            }
+        }
     }
 
     /// The entries of the needle's rarest symbol (every name holding the needle is among
@@ -73,11 +72,8 @@ public struct SymbolNames: Sendable {
     func candidates(for needle: [UInt8]) -> ArraySlice<UInt32>? {
         var rarest: ArraySlice<UInt32>? = nil
         needle.withUnsafeBufferPointer { bytes in
-            var position = 0
-            while position < bytes.count {
-                let (value, length) = Self.scalar(in: bytes, at: position)
-                position += length
-                guard Self.isSymbol(value) else { continue }
+            Self.forEachScalar(of: bytes) { value in
+                guard Self.isSymbol(value) else { return }
                 let holding = holders(of: value)
                 if holding.count < rarest?.count ?? .max { rarest = holding }
             }
@@ -96,10 +92,16 @@ public struct SymbolNames: Sendable {
         return entries[Int(start[low])..<Int(start[low + 1])]
     }
 
+    /// Whether the lists fit the names, and each is ascending (names are read in order, their
+    /// documents found by galloping on from the last one's).
     func isConsistent(nameCount: Int) -> Bool {
-        start.count == scalars.count + 1 && start.first == 0 && start.last.map(Int.init) == entries.count
-            && IndexSnapshot.isAscending(start) && IndexSnapshot.isAscending(scalars)
-            && IndexSnapshot.allBelow(entries, shift: 0, nameCount)
+        guard start.count == scalars.count + 1, start.first == 0, start.last.map(Int.init) == entries.count,
+              IndexSnapshot.isAscending(start), IndexSnapshot.isAscending(scalars),
+              IndexSnapshot.allBelow(entries, shift: 0, nameCount) else { return false }
+        return scalars.indices.allSatisfy { i in
+            let list = entries[Int(start[i])..<Int(start[i + 1])]
+            return zip(list, list.dropFirst()).allSatisfy { $0 < $1 }
+        }
     }
 
     var byteSize: Int { (scalars.count + start.count + entries.count) * 4 }

@@ -134,6 +134,12 @@ struct IndexSnapshotTests {
         // Symbols out of order (the lookup is a binary search).
         #expect(!Self.rebuilt(symbolNames: SymbolNames(scalars: names.scalars.reversed(), start: names.start,
                                                        entries: names.entries)).isConsistent)
+        // A list out of order (its names' documents are found by galloping on).
+        var swapped = names.entries
+        let (first, second) = (Int(names.start[0]), Int(names.start[0]) + 1)
+        #expect(names.start[1] > names.start[0] + 1, "the first symbol's list has one name: nothing to swap")
+        swapped.swapAt(first, second)
+        #expect(!Self.rebuilt(symbolNames: SymbolNames(scalars: names.scalars, start: names.start, entries: swapped)).isConsistent)
         // A list ending past the entries.
         #expect(!Self.rebuilt(symbolNames: SymbolNames(scalars: names.scalars, start: names.start.dropLast() + [names.start.last! + 1],
                                                        entries: names.entries)).isConsistent)
