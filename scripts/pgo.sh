@@ -28,6 +28,7 @@ POKESEARCH_PGO=off swift build -c release --static-swift-stdlib --build-path "$b
   -Xswiftc -Xfrontend -Xswiftc -ir-profile-generate="$work/unused.profraw" \
   -Xlinker -u__llvm_profile_runtime -Xlinker "$runtime"
 
+# (Generating the training queries is not what pokesearch runs: its counts are left out.)
 export LLVM_PROFILE_FILE="$work/generate.profraw"
 "$build/release/pokesearch-bench" --regenerate-queries --seed 1 --queries "$work/training.tsv"
 # %p: one file per process (the bench, the server, each one-shot CLI run).

@@ -64,6 +64,17 @@ struct BenchmarkWorkloadTests {
         #expect(committed == fresh, "Benchmarks/queries.tsv is stale: rewrite it with `swift run -c release pokesearch-bench --regenerate-queries`")
     }
 
+    /// Release builds take the committed profile (scripts/pgo.sh) only when it is where
+    /// Package.swift looks and in LLVM's indexed format; missing, they build without it and
+    /// say nothing.
+    @Test func theReleaseProfileIsWherePackageSwiftLooks() throws {
+        let path = Fixture.root.appendingPathComponent("pgo/pokesearch.profdata").path
+        let profile = try #require(FileManager.default.contents(atPath: path), "no pgo/pokesearch.profdata: run scripts/pgo.sh")
+        #expect(Array(profile.prefix(8)) == [0xFF, 0x6C, 0x70, 0x72, 0x6F, 0x66, 0x69, 0x81], "not an indexed LLVM profile")
+        let manifest = try String(contentsOf: Fixture.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest.contains("\"/pgo/pokesearch.profdata\""))
+    }
+
     @Test func theQueryFileRoundTripsAndRejectsOtherText() throws {
         #expect(try QueryFile.decode(QueryFile.encode(Self.queries), file: "q.tsv") == Self.queries)
         #expect(throws: BenchmarkError.self) { try QueryFile.decode("query\texpected\nfoo\tpokemon:foo\n", file: "q.tsv") }
