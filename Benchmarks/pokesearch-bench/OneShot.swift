@@ -7,6 +7,9 @@ import Foundation
 struct OneShotFigures {
     var search: Samples
     var hello: Samples
+    /// Page faults a run (minor and major), the same runs.
+    var searchFaults: Samples
+    var helloFaults: Samples
 }
 
 enum OneShot {
@@ -22,16 +25,18 @@ enum OneShot {
         // No server: the CLI would ask one on the default socket; this measures it alone.
         environment["POKESEARCH_SOCKET"] = directory.appendingPathComponent("no-server.sock").path
         environment["NO_COLOR"] = "1"
-        var searches: [Double] = [], hellos: [Double] = []
+        var searches: [(nanoseconds: Double, pageFaults: Int)] = [], hellos: [(nanoseconds: Double, pageFaults: Int)] = []
         for run in 0..<(runs + 3) {
             // Interleaved, so both see the same machine; three warm-up runs each.
-            let search = try Processes.wallTime(pokesearch, ["fire dragon"], environment: environment)
-            let start = try Processes.wallTime(hello.path, [], environment: environment)
+            let search = try Processes.timedRun(pokesearch, ["fire dragon"], environment: environment)
+            let start = try Processes.timedRun(hello.path, [], environment: environment)
             if run >= 3 {
                 searches.append(search)
                 hellos.append(start)
             }
         }
-        return OneShotFigures(search: Samples(searches), hello: Samples(hellos))
+        return OneShotFigures(search: Samples(searches.map(\.nanoseconds)), hello: Samples(hellos.map(\.nanoseconds)),
+                              searchFaults: Samples(searches.map { Double($0.pageFaults) }),
+                              helloFaults: Samples(hellos.map { Double($0.pageFaults) }))
     }
 }

@@ -174,6 +174,8 @@ struct Suite {
         let oneShot = try OneShot.run(pokesearch: pokesearch, database: database, runs: effort.oneShotRuns, directory: directory)
         figures.append(Figure("cli.oneshot.median", oneShot.search.median / 1e6, unit: "ms", references: ["swift-hello": oneShot.hello.median / 1e6],
                               check: .lowerIsBetter, goals: [.init(atMost: 25)]))
+        figures.append(Figure("cli.oneshot.faults", oneShot.searchFaults.median, unit: "pages",
+                              references: ["swift-hello": oneShot.helloFaults.median]))
         progress("one-shot CLI measured")
 
         for entities in options.scales {

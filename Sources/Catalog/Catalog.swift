@@ -34,7 +34,10 @@ public final class Catalog {
 
     /// Opens the database at `path`. Storage first: with no database yet, ingests the
     /// bundled corpus (saying so with one line through `notice`) and goes on.
-    public static func open(path: String, notice: (String) -> Void) throws -> Catalog {
+    /// `beforeLoadingIndex` is given the stored index's size in bytes before it is read (a
+    /// one-shot command readies memory for it there).
+    public static func open(path: String, beforeLoadingIndex: (_ bytes: Int) -> Void = { _ in },
+                            notice: (String) -> Void) throws -> Catalog {
         if !FileManager.default.fileExists(atPath: path) {
             guard let corpus = Paths.bundledCorpus() else { throw CatalogError.noBundledCorpus }
             notice("no database at \(path): building it from the bundled corpus (once)")
@@ -48,7 +51,7 @@ public final class Catalog {
             writable = false
             store = try Store(path: path, readOnly: true)
         }
-        let index = try loadOrBuildIndex(store)
+        let index = try loadOrBuildIndex(store, beforeLoading: beforeLoadingIndex)
         if writable && index.rebuilt {
             // An index from another pokesearch version: keep the rebuilt one for next time.
             try? WriterLock.withLock(databasePath: path) {
@@ -70,11 +73,12 @@ public final class Catalog {
         try loadOrBuildIndex(store).snapshot
     }
 
-    static func loadOrBuildIndex(_ store: Store) throws -> (snapshot: IndexSnapshot, rebuilt: Bool) {
+    static func loadOrBuildIndex(_ store: Store, beforeLoading: (_ bytes: Int) -> Void = { _ in })
+        throws -> (snapshot: IndexSnapshot, rebuilt: Bool) {
         do {
-            if let blob = try store.indexSnapshotBlob(format: IndexSnapshot.formatVersion),
-               let snapshot = IndexSnapshot.deserialize(from: BlobSource(blob: blob)) {
-                return (snapshot, false)
+            if let blob = try store.indexSnapshotBlob(format: IndexSnapshot.formatVersion) {
+                beforeLoading(blob.count)
+                if let snapshot = IndexSnapshot.deserialize(from: BlobSource(blob: blob)) { return (snapshot, false) }
             }
             return (try buildIndex(store), true)
         } catch {

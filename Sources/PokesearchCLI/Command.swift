@@ -97,7 +97,9 @@ final class CommandContext {
 
     func catalog() throws -> Catalog {
         if let opened { return opened }
-        let catalog = try Catalog.open(path: databasePath) { Output.error($0) }
+        let catalog = try Catalog.open(path: databasePath, beforeLoadingIndex: OneShotMemory.prepare(forIndexBytes:)) {
+            Output.error($0)
+        }
         opened = catalog
         return catalog
     }

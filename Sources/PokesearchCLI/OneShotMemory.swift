@@ -1,0 +1,36 @@
+import CLinux
+import Glibc
+
+/// Memory for the index of a one-shot command (a search, a completion, `show`, ...).
+///
+/// Loading copies the whole index, some 13 MB of arrays, out of the database into fresh
+/// memory, and the first touch of each fresh 4 KB page was a third of a one-shot search's
+/// time (3,100 page faults: 8–10 ms on the benchmark machine). Transparent huge pages
+/// take that to a handful of 2 MB faults, but only in memory advised for them before
+/// anything touches it, and the arrays are Swift arrays from malloc. So glibc is told to
+/// serve arrays of up to 32 MB from its heap (rather than a mapping each) and never to
+/// hand the heap's top back; the heap is grown by the index's size at once (a block
+/// allocated and freed, which rejoins the free top of the heap untouched), that stretch is
+/// advised for huge pages, and the arrays then fill it. Measured on `pokesearch "fire
+/// dragon"`: 4,110 page faults → about 1,000, 35 → 24 ms.
+///
+/// Only for a process that keeps its index until it exits: the server, which replaces
+/// its index on RELOAD, keeps each large array in a mapping of its own (`Server.serve`).
+/// Where huge pages are off or glibc declines, this changes nothing but the speed.
+enum OneShotMemory {
+    static let hugePageSize = 2 << 20
+
+    static func prepare(forIndexBytes bytes: Int) {
+        // Room for the arrays' headers and the process's other allocations, and for the
+        // stretch's two unaligned ends.
+        let size = bytes + 2 * hugePageSize
+        guard mallopt(M_MMAP_THRESHOLD, 32 << 20) == 1, mallopt(M_TRIM_THRESHOLD, Int32.max) == 1,
+              let block = malloc(size) else { return }
+        free(block)
+        let mask = UInt(hugePageSize - 1)
+        let start = (UInt(bitPattern: block) + mask) & ~mask
+        let end = (UInt(bitPattern: block) + UInt(size)) & ~mask
+        guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(first, Int(end - start), MADV_HUGEPAGE)
+    }
+}
