@@ -21,7 +21,7 @@ extension IndexSnapshot {
         w.array(abilities.map(\.key)); w.strings(abilities.map(\.value))
         w.pool(keys); w.array(postingStart); w.array(postings)
         w.array(trieNodes); w.array(nodeByte)
-        w.array(suffixes.text); w.array(suffixes.starts)
+        w.array(suffixes.text); w.array(suffixes.starts); w.array(suffixes.sampleHeads)
         w.array(tops.start); w.array(tops.entries); w.array(tops.distinctDocs)
         w.array(tops.docKeyStart); w.array(tops.docPostings)
         w.array(symbolNames.scalars); w.array(symbolNames.start); w.array(symbolNames.entries)
@@ -57,7 +57,7 @@ extension IndexSnapshot {
               let abilityIDs: [Int32] = r.array(), let abilitySlugs = r.strings(), abilityIDs.count == abilitySlugs.count,
               let keys = r.pool(), let postingStart: [UInt32] = r.array(), let postings: [UInt32] = r.array(),
               let trieNodes: [TrieNode] = r.array(), let nodeByte: [UInt8] = r.array(),
-              let suffixText: [UInt8] = r.array(), let suffixStarts: [UInt32] = r.array(),
+              let suffixText: [UInt8] = r.array(), let suffixStarts: [UInt32] = r.array(), let sampleHeads: [UInt64] = r.array(),
               let topStart: [UInt32] = r.array(), let topEntries: [UInt32] = r.array(),
               let topDistinct: [UInt32] = r.array(), let docKeyStart: [UInt32] = r.array(), let docPostings: [UInt32] = r.array(),
               let symbolScalars: [UInt32] = r.array(), let symbolStart: [UInt32] = r.array(), let symbolEntries: [UInt32] = r.array(),
@@ -80,7 +80,7 @@ extension IndexSnapshot {
             colorSlugs: colorSlugs, habitatSlugs: habitatSlugs,
             abilitySlugByID: Dictionary(uniqueKeysWithValues: zip(abilityIDs, abilitySlugs)),
             keys: keys, postingStart: postingStart, postings: postings, trieNodes: trieNodes, nodeByte: nodeByte,
-            suffixes: SuffixArray(text: suffixText, starts: suffixStarts),
+            suffixes: SuffixArray(text: suffixText, starts: suffixStarts, sampleHeads: sampleHeads),
             tops: PrefixTops(start: topStart, entries: topEntries, distinctDocs: topDistinct,
                              docKeyStart: docKeyStart, docPostings: docPostings),
             symbolNames: SymbolNames(scalars: symbolScalars, start: symbolStart, entries: symbolEntries),

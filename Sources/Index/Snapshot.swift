@@ -102,8 +102,8 @@ public enum NumericColumn: Int, CaseIterable, Sendable, Equatable {
 /// and two-edit typos.
 public final class IndexSnapshot: Sendable {
     /// 7: a suffix array instead of trigram postings. 8: the trie's nodes as records.
-    /// 9: the names holding each symbol.
-    public static let formatVersion = 9
+    /// 9: the names holding each symbol. 10: the suffix array's sample heads.
+    public static let formatVersion = 10
 
     // Documents
     public let docCount: Int

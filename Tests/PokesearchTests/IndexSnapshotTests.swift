@@ -11,6 +11,17 @@ struct IndexSnapshotTests {
         let back = try #require(bytes.withUnsafeBytes { IndexSnapshot.deserialize($0) })
         #expect(back.nodeCount == Fixture.engine.index.nodeCount && back.nodeCount > 1)
         #expect(back.serialized() == bytes)
+        // The sample heads are stored, not recomputed on load: they must be what the text says.
+        let suffixes = back.suffixes
+        #expect(suffixes.sampleHeads == SuffixArray(text: suffixes.text, starts: suffixes.starts).sampleHeads)
+    }
+
+    @Test func sampleHeadsOfTheWrongCountAreRefused() {
+        let suffixes = Fixture.engine.index.suffixes
+        #expect(Self.rebuilt(suffixes: suffixes).isConsistent)
+        for heads in [Array(suffixes.sampleHeads.dropLast()), suffixes.sampleHeads + [0], []] {
+            #expect(!Self.rebuilt(suffixes: SuffixArray(text: suffixes.text, starts: suffixes.starts, sampleHeads: heads)).isConsistent)
+        }
     }
 
     /// The fixture's index with its trie's columns (as the builder makes them) changed by
@@ -25,8 +36,8 @@ struct IndexSnapshotTests {
         return rebuilt(nodes: TrieNode.records(childStart: childStart, depth: depth, low: low, high: high))
     }
 
-    /// The fixture's index with other trie nodes or symbol lists.
-    static func rebuilt(nodes: [TrieNode]? = nil, symbolNames: SymbolNames? = nil) -> IndexSnapshot {
+    /// The fixture's index with other trie nodes, suffix array or symbol lists.
+    static func rebuilt(nodes: [TrieNode]? = nil, suffixes: SuffixArray? = nil, symbolNames: SymbolNames? = nil) -> IndexSnapshot {
         let index = Fixture.engine.index
         return IndexSnapshot(
             docCount: index.docCount, docKind: index.docKind, docID: index.docID, docFlags: index.docFlags, slugs: index.slugs,
@@ -34,7 +45,7 @@ struct IndexSnapshotTests {
             abilityStart: index.abilityStart, abilityRefs: index.abilityRefs, docColor: index.docColor, docHabitat: index.docHabitat,
             numbers: index.numbers, typeSlugs: index.typeSlugs, colorSlugs: index.colorSlugs, habitatSlugs: index.habitatSlugs,
             abilitySlugByID: index.abilitySlugByID, keys: index.keys, postingStart: index.postingStart, postings: index.postings,
-            trieNodes: nodes ?? index.trieNodes, nodeByte: index.nodeByte, suffixes: index.suffixes, tops: index.tops,
+            trieNodes: nodes ?? index.trieNodes, nodeByte: index.nodeByte, suffixes: suffixes ?? index.suffixes, tops: index.tops,
             symbolNames: symbolNames ?? index.symbolNames, cards: index.cards, slugOrder: index.slugOrder,
             buildMilliseconds: index.buildMilliseconds)
     }
