@@ -27,10 +27,12 @@ enum CompleteCommand {
             let suggestions = try context.catalog().engine.complete(text, limit: limit, language: language, kinds: kinds)
             lines = suggestions.map { Line(json: JSONText.suggestion($0), text: $0.text, slug: $0.slug) }
         }
-        if !lines.isEmpty { context.recordHistory(text.trimmingCharacters(in: .whitespaces)) }
         for line in lines {
             context.output.line(context.arguments.json ? line.json : context.arguments.flags.contains("--slugs") ? line.slug : line.text)
         }
+        // The answer first, as for a search.
+        context.output.flush()
+        if !lines.isEmpty { context.recordHistory(text.trimmingCharacters(in: .whitespaces)) }
         return lines.isEmpty ? 1 : 0
     }
 

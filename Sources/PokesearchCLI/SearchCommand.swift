@@ -8,7 +8,9 @@ import Server
 enum SearchCommand {
     static func run(_ context: CommandContext) throws -> Int32 {
         let query = context.arguments.positional.joined(separator: " ")
-        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+        // White space as the query parser reads it (Unicode's), without Foundation's
+        // CharacterSet: bridging to NSString was 0.6 ms of a one-shot search.
+        guard !query.allSatisfy(\.isWhitespace) else {
             throw CLIError.usage("nothing to search for; try `pokesearch \"fire dragon\"` or see `pokesearch --help`")
         }
         var options = try context.searchOptions()
@@ -23,8 +25,11 @@ enum SearchCommand {
             let response = try catalog.engine.search(query, options: options)
             page = ResultPage(Array(response.results), total: response.total)
         }
-        context.recordHistory(query)
         ResultPrinter.print(page, context: context)
+        // The answer first: recording it waits for the database's writer (an ingest holds
+        // it for seconds) and for the disk.
+        context.output.flush()
+        context.recordHistory(query)
         return page.rows.isEmpty ? 1 : 0
     }
 

@@ -39,7 +39,7 @@ enum ShowCommand {
 /// say how to go on.
 enum EntityLookup {
     static func resolve(_ text: String, catalog: Catalog, language: Int, command: String) throws -> (doc: Int, others: [Int]) {
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !text.allSatisfy(\.isWhitespace) else {
             throw CLIError.usage("\(command) needs a name, slug or id, e.g. `pokesearch \(command) pikachu`")
         }
         let index = catalog.index

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Index
 import Store
@@ -63,6 +64,11 @@ struct CLITests {
             #expect(run.status == 2, "\(bad)")
             #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.hasPrefix("pokesearch: "), "\(bad): \(run.stderr)")
         }
+        // White space of any kind (a newline, an ideographic space) is nothing to search for.
+        for blank in ["\n", "\u{3000}", " \t"] {
+            let run = try pokesearch([blank, "--db", db])
+            #expect(run.status == 2 && run.stderr.contains("nothing to search for; try `pokesearch"), "\(blank.debugDescription): \(run.stderr)")
+        }
         let badQuery = try pokesearch(["fire", "atk>>x", "--db", db])
         #expect(badQuery.stderr.contains("atk>>x") && badQuery.stderr.contains("character 6"))
     }
@@ -89,6 +95,38 @@ struct CLITests {
         #expect(words.lines.first == "Mr. Mime")
         let none = try pokesearch(["complete", "zzzzqqqq", "--db", db, "--no-server"])
         #expect(none.status == 1 && none.stdout.isEmpty)
+    }
+
+    /// Recording a search waits for the database's writer (an ingest holds it for seconds):
+    /// the answer is printed before, and the search recorded after.
+    @Test(arguments: [(["fire dragon"], "Reshiram"), (["complete", "fire d", "--no-server"], "Fire Blast")])
+    func theAnswerComesBeforeTheHistoryIsWritten(_ command: [String], answer: String) throws {
+        let path = Fixture.copyOfDatabase("history-order")
+        let output = Fixture.temporaryDirectory("history-order") + "/stdout"
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        let process = Process()
+        process.executableURL = Fixture.binary
+        process.arguments = command + ["--db", path]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": Fixture.temporaryDirectory("home"), "POKESEARCH_NO_HISTORY": "",
+                               "POKESEARCH_SOCKET": "/nonexistent/pokesearch-test.sock"].merging(Fixture.sanitizerEnvironment) { new, _ in new }
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = FileHandle.nullDevice
+        var printedWhileLocked = ""
+        try WriterLock.withLock(databasePath: path) {
+            try process.run()
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                printedWhileLocked = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+                if printedWhileLocked.contains(answer) || !process.isRunning { break }
+                usleep(20_000)
+            }
+            #expect(process.isRunning, "waiting for the writer's lock to record the search")
+        }
+        process.waitUntilExit()
+        #expect(printedWhileLocked.contains(answer), "printed while the writer's lock was held: \(printedWhileLocked.debugDescription)")
+        #expect(process.terminationStatus == 0)
+        let history = try pokesearch(["history", "--db", path])
+        #expect(history.lines == [command.contains("complete") ? "fire d" : "fire dragon"])
     }
 
     @Test func historyIsRecordedUnlessTurnedOff() throws {
