@@ -6,5 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
+scripts/pgo.sh --check || true
 swift build -c release --static-swift-stdlib --product pokesearch-bench
 exec .build/release/pokesearch-bench "$@"

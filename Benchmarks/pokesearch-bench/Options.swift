@@ -21,6 +21,9 @@ struct Options {
     /// the same kinds: scripts/pgo.sh trains on one, so the benchmark measures queries the
     /// profile has not seen).
     var seed = WorkloadGenerator.defaultSeed
+    /// Pipelined runs of this many requests each instead of sized by time (a fixed amount of
+    /// work, for a training run: scripts/pgo.sh).
+    var pipelinedRequests: Int?
     /// A `pokesearch` binary to measure instead of building one (e.g. a static build, or an
     /// older one for an A/B comparison).
     var pokesearch: String?
@@ -35,7 +38,7 @@ struct Options {
 
     static let usage = """
         usage: pokesearch-bench [--quick] [--engine [--workloads W,...] [--slowest N] | --socket] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
-                                [--queries FILE] [--regenerate-queries [--seed N]] [--pokesearch PATH]
+                                [--queries FILE] [--regenerate-queries [--seed N]] [--pokesearch PATH] [--pipelined-requests N]
           --quick               fewer iterations, no scale runs: at most a minute (what CI runs)
           --engine              only the in-process figures: index build, latency, recall (no references,
                                 socket or CLI; for iterating on the engine, not for --baseline)
@@ -55,6 +58,9 @@ struct Options {
                                 kinds (scripts/pgo.sh trains on one; the committed file keeps the default)
           --pokesearch PATH     measure this pokesearch binary (socket and one-shot figures) instead of building
                                 one, e.g. `swift build -c release --static-swift-stdlib` as scripts/setup.sh installs it
+          --pipelined-requests N
+                                send N requests in each pipelined run instead of as many as fill its seconds:
+                                the same work in every run (scripts/pgo.sh trains on it)
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -104,6 +110,12 @@ struct Options {
                 let text = try value(word)
                 guard let seed = UInt64(text) else { throw BenchmarkError.usage("--seed takes a whole number, e.g. 7; got '\(text)'") }
                 options.seed = seed
+            case "--pipelined-requests":
+                let text = try value(word)
+                guard let n = Int(text.replacingOccurrences(of: "_", with: "")), n > 0 else {
+                    throw BenchmarkError.usage("--pipelined-requests takes a count of requests, e.g. 200000; got '\(text)'")
+                }
+                options.pipelinedRequests = n
             case "--scale-worker": options.scaleWorker = try count(try value(word), word)
             case "--help", "-h": options.help = true
             default: throw BenchmarkError.usage("unknown option '\(word)'; see --help")

@@ -27,7 +27,22 @@ enum SocketBench {
     /// The prefix of the fixed-query pipelined figure: a whole name with few matches.
     static let fixedPrefix = "pikachu"
 
-    static func run(pokesearch: String, database: String, requests: [String], roundTrips: Int, pipelinedSeconds: Double,
+    /// How long a pipelined run goes on.
+    enum PipelinedLength {
+        /// As many requests as a first short burst says fill this many seconds.
+        case seconds(Double)
+        /// This many requests.
+        case requests(Int)
+
+        var halved: PipelinedLength {
+            switch self {
+            case .seconds(let seconds): return .seconds(seconds / 2)
+            case .requests(let count): return .requests(max(1, count / 2))
+            }
+        }
+    }
+
+    static func run(pokesearch: String, database: String, requests: [String], roundTrips: Int, pipelined: PipelinedLength,
                     directory: URL) throws -> SocketFigures {
         let echo = directory.appendingPathComponent("echo")
         try Processes.run(["cc", "-O2", "-o", echo.path, Options.benchmarksDirectory.appendingPathComponent("echo/echo.c").path])
@@ -73,12 +88,12 @@ enum SocketBench {
         serverConnection.close()
         echoConnection.close()
 
-        let requestsPerSecond = try pipelinedRate(serverSocket, lines, seconds: pipelinedSeconds)
-        let echoRequestsPerSecond = try pipelinedRate(echoSocket, lines, seconds: pipelinedSeconds)
+        let requestsPerSecond = try pipelinedRate(serverSocket, lines, pipelined)
+        let echoRequestsPerSecond = try pipelinedRate(echoSocket, lines, pipelined)
         // One line repeated fills each write with 64 requests, as above.
-        let pingRate = try pipelinedRate(serverSocket, Array(repeating: Array("PING\n".utf8), count: 64), seconds: pipelinedSeconds / 2)
+        let pingRate = try pipelinedRate(serverSocket, Array(repeating: Array("PING\n".utf8), count: 64), pipelined.halved)
         let fixedRate = try pipelinedRate(serverSocket, Array(repeating: Array("COMPLETE \(fixedPrefix)\n".utf8), count: 64),
-                                          seconds: pipelinedSeconds / 2)
+                                          pipelined.halved)
         return SocketFigures(roundTrip: Samples(serverTimes), echoRoundTrip: Samples(echoTimes),
                              requestsPerSecond: requestsPerSecond, echoRequestsPerSecond: echoRequestsPerSecond,
                              serverResidentBytes: residentBytes(of: "\(server.processIdentifier)") ?? .nan,
@@ -103,10 +118,15 @@ enum SocketBench {
     /// Requests per second with a writer thread sending 64 requests per write while this
     /// thread reads the answers, counting newlines: a short burst sizes a run of about
     /// `seconds`, which is then measured.
-    static func pipelinedRate(_ path: String, _ lines: [[UInt8]], seconds: Double) throws -> Double {
-        let burst = 2_000
-        let estimate = try pipelinedRate(path, lines, count: burst)
-        return try pipelinedRate(path, lines, count: max(burst, min(5_000_000, Int(estimate * seconds))))
+    static func pipelinedRate(_ path: String, _ lines: [[UInt8]], _ length: PipelinedLength) throws -> Double {
+        switch length {
+        case .requests(let count):
+            return try pipelinedRate(path, lines, count: count)
+        case .seconds(let seconds):
+            let burst = 2_000
+            let estimate = try pipelinedRate(path, lines, count: burst)
+            return try pipelinedRate(path, lines, count: max(burst, min(5_000_000, Int(estimate * seconds))))
+        }
     }
 
     static func pipelinedRate(_ path: String, _ lines: [[UInt8]], count: Int) throws -> Double {

@@ -192,7 +192,8 @@ struct Suite {
                                 completed: [BenchmarkQuery], inProcessMean: Double) throws {
         let effort = self.effort
         let socket = try SocketBench.run(pokesearch: pokesearch, database: database, requests: completed.map(\.text),
-                                         roundTrips: effort.roundTrips, pipelinedSeconds: effort.pipelinedSeconds, directory: directory)
+                                         roundTrips: effort.roundTrips, pipelined: options.pipelinedRequests.map { .requests($0) }
+                                             ?? .seconds(effort.pipelinedSeconds), directory: directory)
         figures.append(Figure("socket.roundtrip.median", socket.roundTrip.median / 1e3, unit: "µs",
                               references: ["echo": socket.echoRoundTrip.median / 1e3], check: .lowerIsBetter,
                               goals: [.init(atMost: 1.5, reference: "echo")]))

@@ -234,7 +234,6 @@ public struct SuffixArray: Sendable {
         }
     }
 
-    /// Whether every suffix starts inside the text.
     /// Every start inside the text, a sample head for every `sampleSpacing`th suffix. (A
     /// damaged head can only send a lookup to the wrong block: wrong answers, read in bounds.)
     var isConsistent: Bool {
