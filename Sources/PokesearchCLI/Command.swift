@@ -112,7 +112,7 @@ final class CommandContext {
 
     func catalog() throws -> Catalog {
         if let opened { return opened }
-        let catalog = try Catalog.open(path: databasePath, beforeLoadingIndex: OneShotMemory.prepare(forIndexBytes:)) {
+        let catalog = try Catalog.open(path: databasePath, beforeLoadingIndex: IndexMemory.prepare(forIndexBytes:)) {
             Output.error($0)
         }
         opened = catalog

@@ -48,7 +48,9 @@ enum ServeCommand {
     /// this one any more and its memory is freed.
     static func load(_ context: CommandContext) throws -> LoadedIndex {
         let start = monotonicSeconds()
-        let catalog = try Catalog.open(path: context.databasePath) { Output.error($0) }
+        let catalog = try Catalog.open(path: context.databasePath, beforeLoadingIndex: IndexMemory.prepare(forIndexBytes:)) {
+            Output.error($0)
+        }
         return try LoadedIndex.load(catalog, loadMilliseconds: (monotonicSeconds() - start) * 1000)
     }
 }

@@ -82,6 +82,10 @@ public final class LineServer {
         // arrays are freed and put the next index among a rebuild's small leftovers in a
         // thread's arena, where every RELOAD left RSS a few MB higher.
         mallopt(M_MMAP_THRESHOLD, 256 * 1024)
+        // And the heap's top handed back past glibc's default again: the first index may
+        // have been loaded into a stretch kept whole for huge pages (PokesearchCLI's
+        // IndexMemory).
+        mallopt(M_TRIM_THRESHOLD, 128 * 1024)
         let holder = IndexHolder(loaded)
         context = ServingContext(configuration: configuration, holder: holder, activity: activity,
                                  reloader: Reloader(holder: holder, databasePath: configuration.databasePath,

@@ -176,8 +176,8 @@ let hugePagesAvailable: Bool = {
     return !setting.contains("[never]") && Fixture.sanitizerEnvironment.isEmpty
 }()
 
-@Suite("One-shot memory")
-struct OneShotMemoryTests {
+@Suite("Index memory")
+struct IndexMemoryTests {
     /// The page faults of one run of the built binary (posix_spawn and wait4).
     func pageFaults(_ arguments: [String]) throws -> Int {
         let words = [Fixture.binary.path] + arguments
@@ -199,7 +199,7 @@ struct OneShotMemoryTests {
 
     /// A one-shot command copies the whole index into fresh memory: in 4 KB pages a fault
     /// each (3,100 of them, a third of a one-shot search's time); in the huge pages
-    /// OneShotMemory readies, a handful. In the debug build: about 1,400 faults against 820
+    /// IndexMemory readies, a handful. In the debug build: about 1,400 faults against 820
     /// for `--version`; with the preparation left out 4,345 (checked: the test fails).
     @Test(.enabled(if: hugePagesAvailable, "transparent huge pages are off here (or this is a sanitizer build)"))
     func theIndexLandsInHugePages() throws {
@@ -208,5 +208,27 @@ struct OneShotMemoryTests {
         let start = try (0..<3).map { _ in try pageFaults(["--version"]) }.min()!
         let search = try (0..<3).map { _ in try pageFaults(["fire dragon", "--db", Fixture.database]) }.min()!
         #expect(search - start < indexPages / 2, "\(search) page faults for a search, \(start) to start, \(indexPages) pages of index")
+    }
+
+    /// A field of /proc/PID/smaps_rollup, in kB.
+    func memoryField(_ name: String, of pid: Int32) throws -> Int {
+        let text = try String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(name + ":") })
+        return try #require(Int(line.split(separator: " ")[1]))
+    }
+
+    /// The server starts with its index in huge pages too, and hands them back when a RELOAD
+    /// replaces it (the new one is in 4 KB pages: see IndexMemory) without growing.
+    @Test(.enabled(if: hugePagesAvailable, "transparent huge pages are off here (or this is a sanitizer build)"))
+    func theServersFirstIndexIsInHugePagesUntilReplaced() throws {
+        let server = try RunningServer()
+        let pid = server.process.processIdentifier
+        #expect(try memoryField("AnonHugePages", of: pid) >= 8 * 1024, "most of the 13 MB index in 2 MB pages")
+        let resident = try memoryField("Rss", of: pid)
+        let client = try TestClient(path: server.socketPath, timeoutSeconds: 120)
+        #expect(try client.requestJSON("RELOAD")["ok"] as? Bool == true)
+        #expect(try settled(at: 0, within: 20) { try memoryField("AnonHugePages", of: pid) } == 0)
+        #expect(try memoryField("Rss", of: pid) < resident + resident / 10)
+        #expect(try client.request("COMPLETE pika").contains("Pikachu"))
     }
 }
