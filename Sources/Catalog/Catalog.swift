@@ -34,8 +34,8 @@ public final class Catalog {
 
     /// Opens the database at `path`. Storage first: with no database yet, ingests the
     /// bundled corpus (saying so with one line through `notice`) and goes on.
-    /// `beforeLoadingIndex` is given the stored index's size in bytes before it is read (a
-    /// one-shot command readies memory for it there).
+    /// `beforeLoadingIndex` is given the stored index's size in bytes before it is read (the
+    /// CLI readies memory for it there: PokesearchCLI's IndexMemory).
     public static func open(path: String, beforeLoadingIndex: (_ bytes: Int) -> Void = { _ in },
                             notice: (String) -> Void) throws -> Catalog {
         if !FileManager.default.fileExists(atPath: path) {

@@ -22,7 +22,7 @@ import Glibc
 /// per large array and trimming (the first index's pages go back when it is replaced).
 /// Where huge pages are off or glibc declines, this changes nothing but the speed.
 enum IndexMemory {
-    static let hugePageSize = 2 << 20
+    private static let hugePageSize = 2 << 20
 
     static func prepare(forIndexBytes bytes: Int) {
         // Room for the arrays' headers and the process's other allocations, and for the
