@@ -32,7 +32,7 @@ enum CompleteCommand {
         }
         // The answer first, as for a search.
         context.output.flush()
-        if !lines.isEmpty { context.recordHistory(text.trimmingCharacters(in: .whitespaces)) }
+        if !lines.isEmpty { context.recordHistory(String(text.drop(while: \.isWhitespace).trimmingTrailingWhitespace())) }
         return lines.isEmpty ? 1 : 0
     }
 

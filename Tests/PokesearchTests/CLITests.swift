@@ -99,7 +99,8 @@ struct CLITests {
 
     /// Recording a search waits for the database's writer (an ingest holds it for seconds):
     /// the answer is printed before, and the search recorded after.
-    @Test(arguments: [(["fire dragon"], "Reshiram"), (["complete", "fire d", "--no-server"], "Fire Blast")])
+    /// (The completion's text is recorded without the white space around it, a newline too.)
+    @Test(arguments: [(["fire dragon"], "Reshiram"), (["complete", "\n fire d", "--no-server"], "Fire Blast")])
     func theAnswerComesBeforeTheHistoryIsWritten(_ command: [String], answer: String) throws {
         let path = Fixture.copyOfDatabase("history-order")
         let output = Fixture.temporaryDirectory("history-order") + "/stdout"
@@ -127,6 +128,13 @@ struct CLITests {
         #expect(process.terminationStatus == 0)
         let history = try pokesearch(["history", "--db", path])
         #expect(history.lines == [command.contains("complete") ? "fire d" : "fire dragon"])
+    }
+
+    /// The environment is read from `environ` as `getenv` reads it: a name given twice is
+    /// its first entry.
+    @Test func aNameSetTwiceInTheEnvironmentIsItsFirst() throws {
+        let run = try spawned(["charizard", "--limit", "1", "--db", db], environment: ["POKESEARCH_LANG=fr", "POKESEARCH_LANG=de"])
+        #expect(run.stdout.contains("Dracaufeu"), "\(run.stdout)")
     }
 
     @Test func historyIsRecordedUnlessTurnedOff() throws {
@@ -169,6 +177,29 @@ struct ColourTests {
     }
 }
 
+/// One run of the built binary with exactly these environment entries (`environ` as given,
+/// a name twice if so), through posix_spawn and wait4: its page faults and its output.
+func spawned(_ arguments: [String], environment: [String] = []) throws -> (pageFaults: Int, stdout: String) {
+    let words = [Fixture.binary.path] + arguments
+    let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+    let entries = ["POKESEARCH_NO_HISTORY=1", "POKESEARCH_SOCKET=/nonexistent/pokesearch-test.sock", "NO_COLOR=1"] + environment
+    let envp: [UnsafeMutablePointer<CChar>?] = entries.map { strdup($0) } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    let output = Fixture.temporaryDirectory("spawned") + "/stdout"
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var pid: pid_t = 0, status: Int32 = 0
+    var usage = rusage()
+    try #require(posix_spawn(&pid, Fixture.binary.path, &actions, nil, argv, envp) == 0)
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    try #require(status == 0, "\(arguments) exited with \(status)")
+    return (usage.ru_minflt + usage.ru_majflt, try String(contentsOfFile: output, encoding: .utf8))
+}
+
 /// Where transparent huge pages are available (`madvise` or `always`) and malloc is glibc's
 /// (a sanitizer build brings its own).
 let hugePagesAvailable: Bool = {
@@ -179,23 +210,7 @@ let hugePagesAvailable: Bool = {
 @Suite("Index memory")
 struct IndexMemoryTests {
     /// The page faults of one run of the built binary (posix_spawn and wait4).
-    func pageFaults(_ arguments: [String]) throws -> Int {
-        let words = [Fixture.binary.path] + arguments
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        let environment = ["POKESEARCH_NO_HISTORY=1", "POKESEARCH_SOCKET=/nonexistent/pokesearch-test.sock", "NO_COLOR=1"]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in [1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0) }
-        var pid: pid_t = 0, status: Int32 = 0
-        var usage = rusage()
-        try #require(posix_spawn(&pid, Fixture.binary.path, &actions, nil, argv, envp) == 0)
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        try #require(status == 0, "\(arguments) exited with \(status)")
-        return usage.ru_minflt + usage.ru_majflt
-    }
+    func pageFaults(_ arguments: [String]) throws -> Int { try spawned(arguments).pageFaults }
 
     /// A one-shot command copies the whole index into fresh memory: in 4 KB pages a fault
     /// each (3,100 of them, a third of a one-shot search's time); in the huge pages
