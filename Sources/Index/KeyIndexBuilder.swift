@@ -65,16 +65,26 @@ enum KeyIndexBuilder {
             }
         }
 
-        // Sort the keys byte-wise; renumber the postings by sorted rank.
+        // Sort the keys byte-wise: by their first eight bytes as one big-endian integer (zeros
+        // past a key's end, which sort it before any key it starts), and keys sharing those by
+        // all their bytes. The sort makes over a million comparisons: integers compared in
+        // place took a third of the time memcmp calls did.
         let keyCount = table.count
         let arena = table.arena
         let offsets = table.offsets
-        var order = Array(0..<keyCount)
+        var order: [(head: UInt64, id: Int32)] = []
         arena.withUnsafeBufferPointer { a in
             let base = a.baseAddress!
+            order = (0..<keyCount).map { id in
+                let start = Int(offsets[id]), length = Int(offsets[id + 1]) - start
+                var head: UInt64 = 0
+                for j in 0..<8 { head = head << 8 | UInt64(j < length ? base[start + j] : 0) }
+                return (head, Int32(id))
+            }
             order.sort { x, y in
-                let xs = Int(offsets[x]), xl = Int(offsets[x + 1]) - xs
-                let ys = Int(offsets[y]), yl = Int(offsets[y + 1]) - ys
+                if x.head != y.head { return x.head < y.head }
+                let xs = Int(offsets[Int(x.id)]), xl = Int(offsets[Int(x.id) + 1]) - xs
+                let ys = Int(offsets[Int(y.id)]), yl = Int(offsets[Int(y.id) + 1]) - ys
                 let c = memcmp(base + xs, base + ys, min(xl, yl))
                 return c != 0 ? c < 0 : xl < yl
             }
@@ -84,23 +94,36 @@ enum KeyIndexBuilder {
         keyBytes.reserveCapacity(arena.count)
         var keyOffsets: [UInt32] = [0]
         keyOffsets.reserveCapacity(keyCount + 1)
-        for (position, id) in order.enumerated() {
+        for (position, key) in order.enumerated() {
+            let id = Int(key.id)
             rank[id] = UInt32(position)
             keyBytes.append(contentsOf: arena[Int(offsets[id])..<Int(offsets[id + 1])])
             keyOffsets.append(UInt32(keyBytes.count))
         }
-        for i in pairs.indices { pairs[i] = UInt64(rank[Int(pairs[i] >> 32)]) << 32 | (pairs[i] & 0xFFFF_FFFF) }
-        pairs.sort()
+        // Each key's postings, by sorted rank: grouped by counting, then each group sorted
+        // (most hold a few) without its repeats (sorting all the pairs at once cost three
+        // times as much).
+        var groupStart = [Int](repeating: 0, count: keyCount + 1)
+        for pair in pairs { groupStart[Int(rank[Int(pair >> 32)]) + 1] += 1 }
+        for key in 0..<keyCount { groupStart[key + 1] += groupStart[key] }
+        var grouped = [UInt32](repeating: 0, count: pairs.count)
+        var fill = groupStart
+        for pair in pairs {
+            let key = Int(rank[Int(pair >> 32)])
+            grouped[fill[key]] = UInt32(truncatingIfNeeded: pair)
+            fill[key] += 1
+        }
         var postingStart = [UInt32](repeating: 0, count: keyCount + 1)
         var postings: [UInt32] = []
         postings.reserveCapacity(pairs.count)
-        var previous = UInt64.max
-        for pair in pairs where pair != previous {
-            previous = pair
-            postings.append(UInt32(truncatingIfNeeded: pair))
-            postingStart[Int(pair >> 32) + 1] = UInt32(postings.count)
+        grouped.withUnsafeMutableBufferPointer { grouped in
+            for key in 0..<keyCount {
+                var group = UnsafeMutableBufferPointer(rebasing: grouped[groupStart[key]..<groupStart[key + 1]])
+                group.sort()
+                for (i, posting) in group.enumerated() where i == 0 || posting != group[i - 1] { postings.append(posting) }
+                postingStart[key + 1] = UInt32(postings.count)
+            }
         }
-        for i in 1..<postingStart.count where postingStart[i] < postingStart[i - 1] { postingStart[i] = postingStart[i - 1] }
         let keys = StringPool(bytes: keyBytes, offsets: keyOffsets)
 
         let trie = buildTrie(keys)

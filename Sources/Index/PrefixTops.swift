@@ -59,10 +59,17 @@ public struct PrefixTops: Sendable {
     static func build(keys: StringPool, postingStart: [UInt32], postings: [UInt32], childStart: [UInt32],
                       depth: [UInt16], low: [UInt32], high: [UInt32], docCount: Int) -> PrefixTops {
         let nodeCount = depth.count
-        var lists = [[UInt32]](repeating: [], count: nodeCount)
         var counts = [UInt32](repeating: 0, count: nodeCount)
         var seen = [Int32](repeating: -1, count: max(docCount, 1))
         var candidates: [UInt32] = []
+        // The lists one after another in the order they are made (the last node's first),
+        // each node's place among them noted: an array per node (100,000 of them) cost more to
+        // allocate, join and free than the lists took to make (this half of the build took
+        // 76-122 ms with them, 30-35 without).
+        var made: [UInt32] = []
+        made.reserveCapacity(4 * nodeCount)
+        var madeStart = [UInt32](repeating: 0, count: nodeCount)
+        var madeCount = [UInt8](repeating: 0, count: nodeCount)
         postings.withUnsafeBufferPointer { postings in
             for node in stride(from: nodeCount - 1, through: 1, by: -1) {
                 let first = Int(low[node]), end = Int(high[node])
@@ -77,27 +84,32 @@ public struct PrefixTops: Sendable {
                 if keys.length(first) == Int(depth[node]) {
                     for p in Int(postingStart[first])..<Int(postingStart[first + 1]) { candidates.append(entry(postings[p])) }
                 }
-                for child in Int(childStart[node])..<Int(childStart[node + 1]) { candidates += lists[child] }
+                for child in Int(childStart[node])..<Int(childStart[node + 1]) {
+                    let listStart = Int(madeStart[child])
+                    candidates.append(contentsOf: made[listStart..<listStart + Int(madeCount[child])])
+                }
                 candidates.sort()
-                var list: [UInt32] = []
-                list.reserveCapacity(capacity)
+                let listStart = made.count
                 let listStamp = Int32(-2 - node)
                 for entry in candidates {
                     let doc = Int(entry & 0xFF_FFFF)
                     if seen[doc] == listStamp { continue }
                     seen[doc] = listStamp
-                    list.append(entry)
-                    if list.count == capacity { break }
+                    made.append(entry)
+                    if made.count - listStart == capacity { break }
                 }
-                lists[node] = list
+                madeStart[node] = UInt32(listStart)
+                madeCount[node] = UInt8(made.count - listStart)
             }
         }
+        // In node order.
         var start: [UInt32] = [0]
         start.reserveCapacity(nodeCount + 1)
         var entries: [UInt32] = []
-        entries.reserveCapacity(lists.reduce(0) { $0 + $1.count })
-        for list in lists {
-            entries += list
+        entries.reserveCapacity(made.count)
+        for node in 0..<nodeCount {
+            let listStart = Int(madeStart[node])
+            entries.append(contentsOf: made[listStart..<listStart + Int(madeCount[node])])
             start.append(UInt32(entries.count))
         }
         // The forward index, by counting: keys are visited in order, so each document's

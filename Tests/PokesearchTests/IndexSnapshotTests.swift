@@ -16,6 +16,28 @@ struct IndexSnapshotTests {
         #expect(suffixes.sampleHeads == SuffixArray(text: suffixes.text, starts: suffixes.starts).sampleHeads)
     }
 
+    /// The key space as the build sorts it (keys by their first eight bytes as one integer,
+    /// then by all of them; each key's postings grouped by counting, then sorted): keys in
+    /// byte order without repeats (among them many sharing their first eight bytes, and
+    /// keys that a later one starts with), each key's postings ascending without repeats.
+    @Test func keysAreInByteOrderAndEachKeysPostingsAscend() {
+        let index = Fixture.engine.index
+        var misordered: [Int] = [], sharingHeads = 0, startingLater = 0
+        for key in 1..<index.keys.count {
+            let previous = index.keys.bytes[index.keys.range(key - 1)], current = index.keys.bytes[index.keys.range(key)]
+            if !previous.lexicographicallyPrecedes(current) { misordered.append(key) }
+            if previous.count >= 8 && current.count >= 8 && previous.prefix(8).elementsEqual(current.prefix(8)) { sharingHeads += 1 }
+            if current.starts(with: previous) { startingLater += 1 }
+        }
+        #expect(misordered.isEmpty, "keys out of order at \(misordered.prefix(5))")
+        #expect(sharingHeads > 1_000 && startingLater > 1_000, "\(sharingHeads) sharing heads, \(startingLater) prefixes")
+        let unsorted = (0..<index.keys.count).filter { key in
+            let postings = index.postings[index.postingRange(key: key)]
+            return !zip(postings, postings.dropFirst()).allSatisfy { $0 < $1 }
+        }
+        #expect(unsorted.isEmpty, "postings out of order or repeated for keys \(unsorted.prefix(5))")
+    }
+
     @Test func sampleHeadsOfTheWrongCountAreRefused() {
         let suffixes = Fixture.engine.index.suffixes
         #expect(Self.rebuilt(suffixes: suffixes).isConsistent)
