@@ -265,6 +265,7 @@ public final class SearchEngine: Sendable {
     /// The answer above for the word's bytes, `wanted` documents (the page's end) at most.
     func answerFromTops(word bytes: UnsafeBufferPointer<UInt8>, wanted: Int, offset: Int, completion: Bool) -> RankedWindow? {
         guard let node = index.prefixNode(bytes) else { return nil }
+        index.prefetchList(of: node)
         // The node's list (names only for a completion: a list ending in fields, or not full,
         // holds every name of the range), and the entries the word adds to it.
         let list = completion ? index.tops.names(node) : Int(index.tops.start[node])..<Int(index.tops.start[node + 1])
