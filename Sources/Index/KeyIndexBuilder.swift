@@ -65,10 +65,10 @@ enum KeyIndexBuilder {
             }
         }
 
-        // Sort the keys byte-wise: by their first eight bytes as one big-endian integer (zeros
-        // past a key's end, which sort it before any key it starts), and keys sharing those by
-        // all their bytes. The sort makes over a million comparisons: integers compared in
-        // place took a third of the time memcmp calls did.
+        // Sort the keys byte-wise: by their first eight bytes as one big-endian integer (as
+        // suffixes are, `SuffixArray.head`), and keys sharing those by all their bytes. The
+        // sort makes over a million comparisons: integers compared in place took a third of
+        // the time memcmp calls did.
         let keyCount = table.count
         let arena = table.arena
         let offsets = table.offsets
@@ -76,10 +76,7 @@ enum KeyIndexBuilder {
         arena.withUnsafeBufferPointer { a in
             let base = a.baseAddress!
             order = (0..<keyCount).map { id in
-                let start = Int(offsets[id]), length = Int(offsets[id + 1]) - start
-                var head: UInt64 = 0
-                for j in 0..<8 { head = head << 8 | UInt64(j < length ? base[start + j] : 0) }
-                return (head, Int32(id))
+                (SuffixArray.head(a, from: Int(offsets[id]), upTo: Int(offsets[id + 1])), Int32(id))
             }
             order.sort { x, y in
                 if x.head != y.head { return x.head < y.head }

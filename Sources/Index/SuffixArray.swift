@@ -39,11 +39,18 @@ public struct SuffixArray: Sendable {
     /// The eight bytes of `bytes` from `start`, zeros past its end, as one big-endian
     /// integer: what the first comparisons of suffixes (and of a needle with them) read.
     @inline(__always) static func head(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt64 {
-        if start >= 0 && start + 8 <= bytes.count {
+        head(bytes, from: start, upTo: bytes.count)
+    }
+
+    /// The same for the bytes from `start` up to `end` (a key among others, which sort
+    /// byte-wise by these integers first: zeros past a key's end put it before any key it
+    /// starts).
+    @inline(__always) static func head(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, upTo end: Int) -> UInt64 {
+        if start >= 0 && start + 8 <= end {
             return UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self))
         }
         var head: UInt64 = 0
-        for j in start..<(start + 8) { head = head << 8 | UInt64(j < bytes.count ? bytes[j] : 0) }
+        for j in start..<(start + 8) { head = head << 8 | UInt64(j < end ? bytes[j] : 0) }
         return head
     }
 
