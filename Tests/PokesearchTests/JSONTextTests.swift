@@ -44,6 +44,27 @@ import Testing
         }
     }
 
+    /// Strings are scanned eight bytes at a time: a byte to escape, or one just outside what
+    /// is escaped, at every position of strings of 0 to 20 bytes is written as escaping scalar
+    /// by scalar writes it.
+    @Test func escapesAreFoundAtEveryPositionOfAnEightByteScan() {
+        let fillers = ["a", "é", "ピ"]
+        let probes = ["\"", "\\", "\n", "\u{0}", "\u{1F}", " ", "!", "#", "[", "]", "\u{7F}", "\u{80}", "ÿ"]
+        var mismatches: [String] = []
+        for filler in fillers {
+            for length in 0...20 {
+                for position in 0...length {
+                    for probe in probes {
+                        var text = String(repeating: filler, count: length)
+                        text.insert(contentsOf: probe, at: text.index(text.startIndex, offsetBy: position))
+                        if JSONText.string(text) != Self.scalarByScalar(text) { mismatches.append(text.debugDescription) }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) strings written otherwise, e.g. \(mismatches.prefix(5))")
+    }
+
     @Test func wholeNumbers() {
         for value in [0, 7, -42, 1000, Int.max, Int.min] {
             let out = ByteBuffer()

@@ -133,6 +133,24 @@ struct ServerProtocolTests {
         }
     }
 
+    /// A pipelined run longer than one read (16 KiB of requests), whose answers pass the
+    /// output's high-water mark many times: the output room kept from read to read while
+    /// they come back full still holds each answer once, in order.
+    @Test func pipelinedRunLongerThanOneReadIsAnsweredInOrder() throws {
+        let server = try RunningServer()
+        let client = try TestClient(path: server.socketPath, timeoutSeconds: 20)
+        let ids = (0..<3000).map { $0 % 900 + 1 }
+        let requests = ids.map { "GET \($0)\n" }.joined()
+        #expect(requests.utf8.count > 16 * 1024)
+        try client.send(requests)
+        var answered: [Int] = []
+        while answered.count < ids.count, let line = try client.readLine() {
+            answered.append((try decode(line)["entity"] as? [String: Any])?["id"] as? Int ?? -1)
+        }
+        #expect(answered == ids)
+        #expect(try client.request("PING") == #"{"ok":true}"#)
+    }
+
     /// More pipelined answers than the server queues before it pauses reading (found by the
     /// benchmark: the paused rest of a read was never resumed once the output drained).
     @Test func pipelinedRequestsBeyondTheOutputLimitAreAllAnswered() throws {
