@@ -32,6 +32,8 @@ public final class ByteBuffer {
 
     /// Bytes written so far.
     public var count: Int { state.pointee.count }
+    /// Bytes it can hold before it grows.
+    public var capacity: Int { state.pointee.capacity }
     public var isEmpty: Bool { count == 0 }
 
     @inlinable @inline(__always)

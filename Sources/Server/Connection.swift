@@ -65,8 +65,8 @@ final class Connection {
     /// A read takes up to this much: a pipelining client's requests by the hundred, and a
     /// small cost for each of a thousand connections.
     static let readBufferBytes = 16 * 1024
-    /// Output capacity kept once a client's pending requests are answered (a larger buffer,
-    /// grown for a big answer or a pipelined run, is given back): a few pages for each of a
+    /// Output capacity a connection keeps while it waits for requests (a larger buffer, grown
+    /// for a big answer or a pipelined run, is given back first): a few pages for each of a
     /// thousand connections.
     static let keptOutputBytes = 16 * 1024
 
@@ -89,13 +89,9 @@ final class Connection {
         setTimeout(SO_RCVTIMEO)
         setTimeout(SO_SNDTIMEO)
         while true {
-            let count = read(fd, readBuffer.baseAddress, readBuffer.count)
+            let count = readRequests(into: readBuffer)
             if count > 0 {
                 guard answer(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])) else { return }
-                // A full read means a pipelining client with more requests waiting: its grown
-                // output room is reused (growing it again for every read cost page faults
-                // and copies, ~15% of a pipelined answer); a shorter read has drained it.
-                if count < readBuffer.count { output.removeAll(keepingCapacity: Self.keptOutputBytes) }
             } else if count == 0 {
                 return // the client is done, or the server stops; an unfinished line is not a request
             } else if errno == EINTR {
@@ -105,6 +101,20 @@ final class Connection {
                 return
             }
         }
+    }
+
+    /// Reads what the client has sent, waiting for it when there is none. Output room grown
+    /// beyond `keptOutputBytes` is kept while requests are waiting (a pipelining client's:
+    /// growing it again for every read cost page faults and copies, ~15% of a pipelined
+    /// answer) and given back before the thread waits, so that a waiting connection holds
+    /// little: with grown room, a read that does not wait is tried first.
+    private func readRequests(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        if output.capacity > Self.keptOutputBytes {
+            let count = recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+            guard count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { return count }
+            output.removeAll(keepingCapacity: Self.keptOutputBytes)
+        }
+        return read(fd, buffer.baseAddress, buffer.count)
     }
 
     /// Answers the complete lines in `bytes` and writes the answers. Returns false when the
@@ -174,7 +184,7 @@ final class Connection {
     /// client's buffers are full. Returns false when the client cannot be written to.
     private func flush() -> Bool {
         var written = 0
-        defer { output.removeAll(keepingCapacity: .max) }
+        defer { output.removeAll(keepingCapacity: .max) } // (its room is given back before a wait: readRequests)
         while written < output.count {
             let sent = output.withUnsafeBytes {
                 send(fd, $0.baseAddress! + written, $0.count - written, Int32(MSG_NOSIGNAL))
