@@ -135,7 +135,7 @@ struct ServerProtocolTests {
 
     /// A pipelined run longer than one read (16 KiB of requests), whose answers pass the
     /// output's high-water mark many times: the output room kept from read to read while
-    /// they come back full still holds each answer once, in order.
+    /// requests are waiting still holds each answer once, in order.
     @Test func pipelinedRunLongerThanOneReadIsAnsweredInOrder() throws {
         let server = try RunningServer()
         let client = try TestClient(path: server.socketPath, timeoutSeconds: 20)
