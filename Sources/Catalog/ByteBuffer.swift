@@ -89,6 +89,9 @@ public final class ByteBuffer {
         state.pointee.count -= n
     }
 
+    /// Forgets everything, keeping its room for what comes next.
+    public func removeAll() { state.pointee.count = 0 }
+
     /// Forgets everything; gives back all but `limit` bytes of its room when it holds more.
     public func removeAll(keepingCapacity limit: Int) {
         state.pointee.count = 0

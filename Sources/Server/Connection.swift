@@ -187,7 +187,7 @@ final class Connection {
     /// client's buffers are full. Returns false when the client cannot be written to.
     private func flush() -> Bool {
         var written = 0
-        defer { output.removeAll(keepingCapacity: .max) } // (its room is given back before a wait: readRequests)
+        defer { output.removeAll() } // (its room is given back before a wait: readRequests)
         while written < output.count {
             let sent = output.withUnsafeBytes {
                 send(fd, $0.baseAddress! + written, $0.count - written, Int32(MSG_NOSIGNAL))

@@ -135,8 +135,14 @@ import Testing
         #expect(buffer.bytes == expected)
         buffer.removeFirst(1000)
         #expect(buffer.bytes == Array(expected.dropFirst(1000)))
+        let room = buffer.capacity
+        buffer.removeAll()
+        #expect(buffer.isEmpty && buffer.capacity == room)
+        buffer.append("again")
+        #expect(buffer.string == "again")
         buffer.removeAll(keepingCapacity: 64)
         #expect(buffer.isEmpty)
+        #expect(buffer.capacity == 64)
         buffer.append("ok")
         #expect(buffer.string == "ok")
     }
