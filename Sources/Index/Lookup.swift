@@ -157,11 +157,12 @@ extension IndexSnapshot {
     // MARK: Typos
 
     /// Keys within `maxEdits` edits (insertions, deletions, substitutions, transpositions of
-    /// neighbours) of `term`, or having a prefix that is: each found key range with its
-    /// distance. A Latin (ASCII) term is only compared with ASCII keys.
+    /// neighbours) of `term`, or having a prefix that is: each found key range with the trie
+    /// node holding it (whose best-first list ranks the range) and its distance. A Latin
+    /// (ASCII) term is only compared with ASCII keys.
     /// At most `steps` scalars are stepped (`steps` is left with what remains): the caller's
     /// bound on the work of one query.
-    public func typoMatches(_ term: [UInt32], maxEdits: Int, steps: inout Int) -> [(keys: Range<Int>, distance: Int)] {
+    public func typoMatches(_ term: [UInt32], maxEdits: Int, steps: inout Int) -> [TypoMatch] {
         guard maxEdits > 0, !term.isEmpty, steps > 0 else { return [] }
         var search = TypoSearch(index: self, term: term, maxEdits: maxEdits,
                                 split: term.count >= TypoSearch.minimumSplitLength ? term.count / 2 : nil, budget: steps)
@@ -170,6 +171,9 @@ extension IndexSnapshot {
         return search.found
     }
 }
+
+/// Keys a typo search found: a trie node's range, and the edits from the term to them.
+public typealias TypoMatch = (keys: Range<Int>, node: Int, distance: Int)
 
 /// The trie's arrays as raw pointers (see `IndexSnapshot.withTrie`), valid only inside
 /// that call. A place in the trie is a node and a byte position in its edge: the edge of
@@ -185,6 +189,9 @@ struct TrieView {
     let rootChild: UnsafePointer<Int32>
 
     @inline(__always) func keys(_ node: Int) -> Range<Int> { Int(nodes[node].keyLow)..<Int(nodes[node].keyHigh) }
+
+    /// A typo search's finding: `node`'s keys, `distance` edits from the term.
+    @inline(__always) func match(_ node: Int, _ distance: Int) -> TypoMatch { (keys(node), node, distance) }
 
     /// The child of `node` whose edge starts with `byte`: the root's from its table; others
     /// (each child starting with a different byte, a few further down) found sixteen at a
@@ -265,7 +272,7 @@ struct TypoSearch {
     let asciiOnly: Bool
     /// For a split search (ASCII terms only), the length of the first half.
     let split: Int?
-    var found: [(keys: Range<Int>, distance: Int)] = []
+    var found: [TypoMatch] = []
     /// Steps left (bytes read, scalars stepped).
     var budget: Int
 
@@ -298,7 +305,7 @@ struct TypoSearch {
         let states: UnsafeMutablePointer<UInt64>
         let path: UnsafeMutablePointer<UInt32>
         let maxDepth: Int
-        var found: [(keys: Range<Int>, distance: Int)] = []
+        var found: [TypoMatch] = []
         /// Scalars left to step, so that no term can make the search unbounded.
         var budget: Int
 
@@ -333,7 +340,7 @@ struct TypoSearch {
                     let (minimum, distance) = step(scalars: scalars, scalar: partial)
                     scalars += 1
                     if distance < best {
-                        found.append((trie.keys(node), distance))
+                        found.append(trie.match(node, distance))
                         best = distance
                     }
                     // Deeper, no alignment gets cheaper than the cheapest one alive now.
@@ -356,7 +363,7 @@ struct TypoSearch {
                         let (minimum, distance) = step(scalars: scalars, scalar: UInt32(byte))
                         var childBest = best
                         if distance < childBest {
-                            found.append((trie.keys(child), distance))
+                            found.append(trie.match(child, distance))
                             childBest = distance
                         }
                         if minimum > maxEdits || minimum >= childBest { continue }
@@ -413,7 +420,7 @@ struct TypoSearch {
             budget -= first.count + then.count
             guard budget > 0, let middle = trie.descend(from: node, at: position, through: termBytes[first]),
                   let end = trie.descend(from: middle.node, at: middle.position, through: termBytes[then]) else { return }
-            found.append((trie.keys(end.node), maxEdits))
+            found.append(trie.match(end.node, maxEdits))
         }
 
         /// Advances the automaton by one scalar from path length `scalars`: the fewest edits
@@ -521,7 +528,7 @@ struct TypoSearch {
         /// The last edit is made at this byte or later (a split search: the alignments whose
         /// edits all come earlier leave the second half as written, the other case's).
         let lastEditFrom: Int
-        var found: [(keys: Range<Int>, distance: Int)] = []
+        var found: [TypoMatch] = []
         /// Bytes left to read, so that no term can make the search unbounded.
         var budget: Int
 
@@ -541,7 +548,7 @@ struct TypoSearch {
             var i = j
             while budget > 0 {
                 if i == n {
-                    found.append((trie.keys(place.node), used))
+                    found.append(trie.match(place.node, used))
                     return
                 }
                 let byte = term[i]
@@ -585,7 +592,7 @@ struct TypoSearch {
             }
             budget -= term.count - j
             if let end = trie.descend(from: place.node, at: place.position, through: UnsafeBufferPointer(rebasing: term[j...])) {
-                found.append((trie.keys(end.node), used + 1))
+                found.append(trie.match(end.node, used + 1))
             }
         }
     }
@@ -598,7 +605,7 @@ struct TypoSearch {
     mutating func runExactTail(split: Int, termBytes: [UInt8]) {
         let rest = Array(termBytes[split...])
         var reported = Set<Int>()
-        var results: [(keys: Range<Int>, distance: Int)] = []
+        var results: [TypoMatch] = []
         var budget = self.budget
         let index = self.index
         let term = termBytes
@@ -622,7 +629,7 @@ struct TypoSearch {
                         guard let distance = Self.distance(term, path, atMost: maxEdits),
                               let node = trie.descend(from: 0, at: 0, through: path)?.node,
                               reported.insert(node << 2 | distance).inserted else { continue }
-                        results.append((trie.keys(node), distance))
+                        results.append(trie.match(node, distance))
                     }
                 }
             }

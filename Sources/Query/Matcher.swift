@@ -117,7 +117,7 @@ struct MatchContext {
                           restriction: restriction, queryTransliterated: false, into: hits)
             }
             if hits.isEmpty && allowTypos && term.shape != .phrase {
-                matchTypos(term.text, restriction: restriction, namesOnly: namesOnly(term), into: hits)
+                matchTypos(term, into: hits)
             }
             if hits.isEmpty, let latin = Folding.transliterate(term.text) {
                 matchText(latin, phrase: latin.contains(" "), wholeWord: wholeWord, namesOnly: namesOnly(term), restriction: restriction,
@@ -157,11 +157,7 @@ struct MatchContext {
     /// the word are exact matches, which the lists rank as prefixes.
     private func recordListed(_ names: Range<Int>, node located: TermNode, into hits: HitMap) {
         let unknownPosting = Posting.noLanguage << 4
-        budget.postings -= names.count
-        for i in names {
-            let entry = index.tops.entries[i]
-            hits.record(Int(entry & 0xFF_FFFF), Hit(raw: (entry >> 24) << 8 | unknownPosting))
-        }
+        recordListed(names, typos: 0, into: hits)
         guard let exactKey = index.keyEqualToPrefix(of: located.node!, length: located.length) else { return }
         budget.postings -= index.postingRange(key: exactKey).count
         for p in index.postingRange(key: exactKey) {
@@ -170,6 +166,16 @@ struct MatchContext {
             guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
             let miss = Posting.languageMiss(raw, display: PrefixTops.language)
             hits.record(Int(raw >> 8), Hit(raw: UInt32(MatchClass.exact.rawValue) << 9 | miss << 8 | unknownPosting))
+        }
+    }
+
+    /// Records a list's names (see `namesListed`), each `typos` edits from the term.
+    private func recordListed(_ names: Range<Int>, typos: Int, into hits: HitMap) {
+        let low = UInt32(typos) << 12 | Posting.noLanguage << 4
+        budget.postings -= names.count
+        for i in names {
+            let entry = index.tops.entries[i]
+            hits.record(Int(entry & 0xFF_FFFF), Hit(raw: (entry >> 24) << 8 | low))
         }
     }
 
@@ -193,7 +199,7 @@ struct MatchContext {
     /// Adds typo hits to a term that had hits of its own (see `mayBeMisspelt`): exact hits
     /// still rank first, typos count.
     func addTypos(_ term: Term, into hits: HitMap) {
-        matchTypos(term.text, restriction: term.language ?? languageRestriction, namesOnly: namesOnly(term), into: hits)
+        matchTypos(term, into: hits)
     }
 
     /// Whole names that equal (or start with) the terms of a query read as one phrase:
@@ -433,13 +439,24 @@ struct MatchContext {
     /// Typo hits, nearest first: one edit; two (for 8 characters and more) only when one
     /// found nothing, since two-edit hits would rank below one-edit hits anyway and a
     /// two-edit search costs about ten times as much.
-    private func matchTypos(_ text: String, restriction: Int?, namesOnly: Bool, into hits: HitMap) {
-        let scalars = text.unicodeScalars.map(\.value)
+    private func matchTypos(_ term: Term, into hits: HitMap) {
+        let restriction = term.language ?? languageRestriction
+        let namesOnly = namesOnly(term)
+        // A completion's word reads a range its node lists in full from the list, as it does
+        // the range of the word as typed (`namesListed`): a range repeats a name in each
+        // language that spells it alike ("pikchu" is an edit from "pikachu"'s range). Measured
+        // with callgrind, "pikchu" completed in 29,000 instructions instead of 44,000.
+        let listed = mayBeListed(term)
+        let scalars = term.text.unicodeScalars.map(\.value)
         for edits in 1...max(1, Self.editBudget(scalars.count)) where Self.editBudget(scalars.count) >= edits {
             // A key within the edits is never the term itself: every hit is of the prefix class.
-            for (range, distance) in index.typoMatches(scalars, maxEdits: edits, steps: &budget.typoSteps) {
-                recordRange(range, length: nil, wholeWord: false, phrase: false, namesOnly: namesOnly, restriction: restriction,
-                            queryTransliterated: false, typos: distance, into: hits)
+            for match in index.typoMatches(scalars, maxEdits: edits, steps: &budget.typoSteps) {
+                if listed, let names = allNames(match.node) {
+                    recordListed(names, typos: match.distance, into: hits)
+                    continue
+                }
+                recordRange(match.keys, length: nil, wholeWord: false, phrase: false, namesOnly: namesOnly, restriction: restriction,
+                            queryTransliterated: false, typos: match.distance, into: hits)
             }
             if !hits.isEmpty { return }
         }

@@ -228,6 +228,39 @@ struct DeferredWordTests {
         #expect(compared > 2_500)
     }
 
+    /// A completion's misspelt word (one edit in a word of four letters or more, alone or
+    /// after another word) is matched from its typo ranges' lists where they hold every name
+    /// of the range: it ranks as reading every posting of the ranges.
+    @Test func misspeltCompletionsRankAsFullMatches() throws {
+        let store = try Store(path: Fixture.database, readOnly: true)
+        let names = try store.readFoldedNames()
+        var generator = DifferentialTests.Generator(state: 91)
+        let engine = Fixture.engine
+        var compared = 0, withTypos = 0
+        while compared < 600 {
+            let words = Folding.words(names[generator.below(names.count)].folded).map(String.init)
+            guard let last = words.last, last.unicodeScalars.count >= 4 else { continue }
+            var scalars = Array(last.unicodeScalars)
+            let at = generator.below(scalars.count - 1)
+            switch generator.below(4) {
+            case 0: scalars.remove(at: at)
+            case 1: scalars.insert("e", at: at)
+            case 2: scalars[at] = scalars[at] == "a" ? "o" : "a"
+            default: scalars.swapAt(at, at + 1)
+            }
+            let typed = String(String.UnicodeScalarView(scalars))
+            let query = words.count > 1 && generator.below(2) == 0 ? "\(words[0]) \(typed)" : typed
+            var parsed = try QueryParser.parse(query, lenient: true)
+            for i in parsed.clauses.indices.dropLast() { parsed.clauses[i].clause.markWholeWord() }
+            let deferred = try engine.rank(parsed, options: SearchOptions(), completion: true)
+            let full = try engine.rank(parsed, options: SearchOptions(), completion: true, deferring: false)
+            #expect(deferred.ranked.map(\.key).sorted() == full.ranked.map(\.key).sorted(), "'\(query)'")
+            if deferred.ranked.contains(where: { $0.key >> 48 & 0xFF > 0 }) { withTypos += 1 }
+            compared += 1
+        }
+        #expect(withTypos > 300, "\(withTypos) of \(compared) completions ranked typo hits")
+    }
+
     /// A query's lease gives its maps back when it goes, released or not (a query that threw
     /// before its results were read): they wait in the pool for the next query.
     @Test func leasedMapsComeBackWhenTheLeaseGoes() throws {
@@ -333,7 +366,9 @@ struct TypoSearchTests {
             for maxEdits in [1, 2] {
                 var steps = Int.max
                 var found: [Int: Int] = [:]
-                for (range, distance) in index.typoMatches(scalars, maxEdits: maxEdits, steps: &steps) {
+                for (range, node, distance) in index.typoMatches(scalars, maxEdits: maxEdits, steps: &steps) {
+                    // The node found holds the range (its list is what a completion reads).
+                    #expect(index.nodeKeys(node) == range)
                     for key in range { found[key] = min(found[key] ?? .max, distance) }
                 }
                 let asciiOnly = scalars.allSatisfy { $0 < 0x80 }
@@ -368,7 +403,7 @@ struct TypoSearchTests {
                 var search = TypoSearch(index: index, term: term, maxEdits: maxEdits, split: split, budget: 1_000_000)
                 search.run()
                 var found: [Int: Int] = [:]
-                for (range, distance) in search.found { for key in range { found[key] = min(found[key] ?? .max, distance) } }
+                for (range, _, distance) in search.found { for key in range { found[key] = min(found[key] ?? .max, distance) } }
                 return (found, 1_000_000 - search.budget)
             }
             let split = search(split: term.count / 2), whole = search(split: nil)
@@ -440,7 +475,7 @@ struct TypoSearchTests {
         for maxEdits in [1, 2] {
             var steps = Int.max
             var found: [Int: Int] = [:]
-            for (range, distance) in index.typoMatches(scalars, maxEdits: maxEdits, steps: &steps) {
+            for (range, _, distance) in index.typoMatches(scalars, maxEdits: maxEdits, steps: &steps) {
                 for key in range { found[key] = min(found[key] ?? .max, distance) }
             }
             var expected: [Int: Int] = [:]
