@@ -168,10 +168,18 @@ public enum Folding {
     /// at a time: what ICU's folding gives (a test checks every name of the corpus), at a
     /// fraction of its cost. Nil for any other character (marks, symbols, other scripts).
     static func foldByScalar(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { foldByScalar(utf8: $0) }
+    }
+
+    /// The same, for a string's UTF-8 (valid, as a string's is), its scalars decoded here: a
+    /// string's scalar view cost tens of instructions a scalar, a tenth of a one-word
+    /// completion in kana.
+    static func foldByScalar(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String? {
         // Written on the stack, then made a string once. A letter's folding is at most as long
         // as its UTF-8 but for a few Latin letters (`latinLetterGrowth`), a space stands for
         // at least one byte: room for the text's bytes, grown by that.
-        let capacity = text.utf8.count * latinLetterGrowth
+        let capacity = bytes.count * latinLetterGrowth
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, capacity)) { output -> String? in
             var count = 0
             var pendingSpace = false
@@ -179,8 +187,22 @@ public enum Folding {
                 if pendingSpace && count > 0 { output[count] = 0x20; count += 1 }
                 pendingSpace = false
             }
-            for scalar in text.unicodeScalars {
-                let v = scalar.value
+            var i = 0
+            while i < bytes.count {
+                let lead = bytes[i]
+                let v: UInt32
+                if lead < 0x80 {
+                    v = UInt32(lead)
+                    i += 1
+                } else if lead < 0xE0 {
+                    v = UInt32(lead & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
+                    i += 2
+                } else if lead < 0xF0 {
+                    v = UInt32(lead & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
+                    i += 3
+                } else {
+                    return nil // beyond the Basic Multilingual Plane: none of the scripts below
+                }
                 switch v {
                 case 0x30...0x39, 0x61...0x7A, 0x41...0x5A:
                     startWord()

@@ -269,7 +269,10 @@ public final class SearchEngine: Sendable {
         // The node's list (names only for a completion: a list ending in fields, or not full,
         // holds every name of the range), and the entries the word adds to it.
         let list = completion ? index.tops.names(node) : Int(index.tops.start[node])..<Int(index.tops.start[node + 1])
-        if completion { guard !list.isEmpty, list.count >= wanted || list.count < PrefixTops.capacity else { return nil } }
+        if completion {
+            guard !list.isEmpty, list.count >= wanted || list.count < PrefixTops.capacity else { return nil }
+            return completionFromTops(list: list, node: node, length: bytes.count, wanted: wanted, offset: offset)
+        }
         // (Given room for two windows' worth where entries come: grown one at a time, the
         // array cost more than the entries.)
         var added: [UInt32] = []
@@ -284,65 +287,62 @@ public final class SearchEngine: Sendable {
                 added.append(Self.listEntry(MatchClass.exact, raw))
             }
         }
-        var total = 0
-        if !completion {
-            total = Int(index.tops.distinctDocs[node])
-            if Self.isLongEnoughForSubstrings(bytes) {
-                // Names containing the word further in: ranked with the list (a document
-                // listed for a field may rank higher by such a name), and counted once unless
-                // already in the range. The list holds distinct documents, best first: once it
-                // has the window's worth, an entry not below its last can enter no window
-                // (a common piece, "meg", has thousands, none of them needed).
-                var cutoff = list.count >= wanted && wanted > 0 ? index.tops.entries[list.lowerBound + wanted - 1] : .max
-                // The documents found, each once (a pooled map: no document-sized array to
-                // clear and scan per query).
-                let found = hitMaps.take()
-                defer { hitMaps.giveBack(found) }
-                added.reserveCapacity(2 * wanted)
-                // A key holding the word further in, first at `offset` (classified only when an
-                // entry may enter the window: a name word's start ranks best).
-                func addNames(of key: Int, offset: Int) {
-                    var matchClass: MatchClass? = nil
-                    for p in index.postingRange(key: key) {
-                        let raw = index.postings[p]
-                        let role = (raw >> 1) & 7
-                        guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
-                        found.record(Int(raw >> 8), Hit(raw: 0))
-                        guard Self.listEntry(.laterWordPrefix, raw) < cutoff else { continue }
-                        if matchClass == nil { matchClass = index.containmentClass(key: key, offset: offset) }
-                        if let matchClass, Self.listEntry(matchClass, raw) < cutoff { added.append(Self.listEntry(matchClass, raw)) }
-                    }
-                    if wanted > 0 && added.count >= 4 * wanted { keepWindowOfAdded() }
+        var total = Int(index.tops.distinctDocs[node])
+        if Self.isLongEnoughForSubstrings(bytes) {
+            // Names containing the word further in: ranked with the list (a document
+            // listed for a field may rank higher by such a name), and counted once unless
+            // already in the range. The list holds distinct documents, best first: once it
+            // has the window's worth, an entry not below its last can enter no window
+            // (a common piece, "meg", has thousands, none of them needed).
+            var cutoff = list.count >= wanted && wanted > 0 ? index.tops.entries[list.lowerBound + wanted - 1] : .max
+            // The documents found, each once (a pooled map: no document-sized array to
+            // clear and scan per query).
+            let found = hitMaps.take()
+            defer { hitMaps.giveBack(found) }
+            added.reserveCapacity(2 * wanted)
+            // A key holding the word further in, first at `offset` (classified only when an
+            // entry may enter the window: a name word's start ranks best).
+            func addNames(of key: Int, offset: Int) {
+                var matchClass: MatchClass? = nil
+                for p in index.postingRange(key: key) {
+                    let raw = index.postings[p]
+                    let role = (raw >> 1) & 7
+                    guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
+                    found.record(Int(raw >> 8), Hit(raw: 0))
+                    guard Self.listEntry(.laterWordPrefix, raw) < cutoff else { continue }
+                    if matchClass == nil { matchClass = index.containmentClass(key: key, offset: offset) }
+                    if let matchClass, Self.listEntry(matchClass, raw) < cutoff { added.append(Self.listEntry(matchClass, raw)) }
                 }
-                // Once the added entries are many (a short list: "end" is inside thousands of
-                // names), only the best entry of each of the window's worth of documents is
-                // kept: the last of those bounds what may still enter.
-                func keepWindowOfAdded() {
-                    added.sort()
-                    var kept: [UInt32] = []
-                    kept.reserveCapacity(2 * wanted)
-                    for entry in added where kept.count < wanted {
-                        let doc = entry & 0xFF_FFFF
-                        if !kept.contains(where: { $0 & 0xFF_FFFF == doc }) { kept.append(entry) }
-                    }
-                    added = kept
-                    if kept.count == wanted { cutoff = min(cutoff, kept[wanted - 1]) }
+                if wanted > 0 && added.count >= 4 * wanted { keepWindowOfAdded() }
+            }
+            // Once the added entries are many (a short list: "end" is inside thousands of
+            // names), only the best entry of each of the window's worth of documents is
+            // kept: the last of those bounds what may still enter.
+            func keepWindowOfAdded() {
+                added.sort()
+                var kept: [UInt32] = []
+                kept.reserveCapacity(2 * wanted)
+                for entry in added where kept.count < wanted {
+                    let doc = entry & 0xFF_FFFF
+                    if !kept.contains(where: { $0 & 0xFF_FFFF == doc }) { kept.append(entry) }
                 }
-                index.forEachKeyContaining(bytes, skipping: keyRange, addNames)
-                // Those outside the range: each looked up in its own postings, or, when the
-                // range has few postings beside the documents found ("end" is in thousands of
-                // names, few start with it), the range's documents marked first.
-                let rangePostings = Int(index.postingStart[keyRange.upperBound] - index.postingStart[keyRange.lowerBound])
-                if rangePostings <= 16 * found.count {
-                    let inRange = hitMaps.take()
-                    defer { hitMaps.giveBack(inRange) }
-                    for p in Int(index.postingStart[keyRange.lowerBound])..<Int(index.postingStart[keyRange.upperBound]) {
-                        inRange.record(Int(index.postings[p] >> 8), Hit(raw: 0))
-                    }
-                    for doc in found.docs where !inRange.contains(Int(doc)) { total += 1 }
-                } else {
-                    for doc in found.docs where !index.tops.hasKey(Int(doc), in: keyRange) { total += 1 }
+                added = kept
+                if kept.count == wanted { cutoff = min(cutoff, kept[wanted - 1]) }
+            }
+            index.forEachKeyContaining(bytes, skipping: keyRange, addNames)
+            // Those outside the range: each looked up in its own postings, or, when the
+            // range has few postings beside the documents found ("end" is in thousands of
+            // names, few start with it), the range's documents marked first.
+            let rangePostings = Int(index.postingStart[keyRange.upperBound] - index.postingStart[keyRange.lowerBound])
+            if rangePostings <= 16 * found.count {
+                let inRange = hitMaps.take()
+                defer { hitMaps.giveBack(inRange) }
+                for p in Int(index.postingStart[keyRange.lowerBound])..<Int(index.postingStart[keyRange.upperBound]) {
+                    inRange.record(Int(index.postings[p] >> 8), Hit(raw: 0))
                 }
+                for doc in found.docs where !inRange.contains(Int(doc)) { total += 1 }
+            } else {
+                for doc in found.docs where !index.tops.hasKey(Int(doc), in: keyRange) { total += 1 }
             }
         }
         // The list and the added entries, both best first, merged; a document's best entry
@@ -367,6 +367,35 @@ public final class SearchEngine: Sendable {
             window.append((UInt64(entry >> 24) << 40 | UInt64(doc), doc))
         }
         return RankedWindow(window: window.dropFirst(offset), total: total)
+    }
+
+    /// A completion's answer from a node's list of names (`list`): the whole names equal to
+    /// the word (the key of `length` bytes, when the node has it) are exact matches, ranked
+    /// ahead of every name the list holds (whose classes are prefixes), those in the display
+    /// language first, each group in document order as the key's postings are; then the list,
+    /// best first. The window is made straight from the two, without a list of the exact
+    /// matches to sort and merge (an array allocated and freed: a seventh of a one-word
+    /// completion's instructions).
+    func completionFromTops(list: Range<Int>, node: Int, length: Int, wanted: Int, offset: Int) -> RankedWindow {
+        var window: [(key: UInt64, doc: Int)] = []
+        window.reserveCapacity(wanted)
+        func add(_ entry: UInt32) {
+            let doc = Int(entry & 0xFF_FFFF)
+            if !window.contains(where: { $0.doc == doc }) { window.append((UInt64(entry >> 24) << 40 | UInt64(doc), doc)) }
+        }
+        if let exactKey = index.keyEqualToPrefix(of: node, length: length) {
+            for miss: UInt32 in 0...1 {
+                for p in index.postingRange(key: exactKey) where window.count < wanted {
+                    let raw = index.postings[p]
+                    let role = (raw >> 1) & 7
+                    guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue,
+                          Posting.languageMiss(raw, display: PrefixTops.language) == miss else { continue }
+                    add(Self.listEntry(.exact, raw))
+                }
+            }
+        }
+        for i in list where window.count < wanted { add(index.tops.entries[i]) }
+        return RankedWindow(window: window.dropFirst(offset), total: 0)
     }
 
     /// A posting as a list entry (`placement << 24 | doc`) of a given match class.

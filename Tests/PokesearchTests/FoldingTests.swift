@@ -68,12 +68,14 @@ struct FoldingTests {
         edges += [0x3040, 0x3041, 0x3096, 0x3097, 0x3099, 0x309B, 0x30A0, 0x30A1, 0x30FA, 0x30FB, 0x30FC, 0x30FD, 0xAC00, 0xD7A3,
                   0x4E00, 0x9FEF, 0x2018, 0x2019, 0x2BC, 0xB4, 0x2640].compactMap(Unicode.Scalar.init).map { "a\(String($0))ガ" }
         var byCharacter = 0
-        for text in table.rows.map({ $0[column] }) + edges + ["Pokémon Épée", "ポケモン　センター", "ぽけもん", "Ｐｏｋｅ", "Flabébé"] {
+        for text in table.rows.map({ $0[column] }) + edges + ["Pokémon Épée", "ポケモン　センター", "ぽけもん", "Ｐｏｋｅ", "Flabébé", "é😀", "ガ𠀋ガ"] {
             guard let folded = Folding.foldByScalar(text) else { continue }
             #expect(folded == Folding.foldWithICU(text), "'\(text)'")
             byCharacter += 1
         }
         #expect(byCharacter > 30_000)
+        // Four-byte scalars (beyond the scripts folded a character at a time) go to ICU.
+        #expect(Folding.foldByScalar("é😀") == nil && Folding.fold("é😀") == Folding.foldWithICU("é😀"))
     }
 
     @Test func katakanaAndHiraganaFoldToOneKey() {
