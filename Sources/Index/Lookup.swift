@@ -102,44 +102,46 @@ extension IndexSnapshot {
     /// Calls `body` with every key containing `needle` (UTF-8) further in than its start,
     /// among those the suffix array holds (whole and compact names, and keys of fields alone,
     /// whose postings are fields, which callers reading names leave out), once each, in no
-    /// particular order, with the byte offset where it first occurs past the start; except
-    /// keys in `skipping` (a caller's prefix range, whose keys it handles itself).
+    /// particular order, with the byte offset where it first occurs past the start and whether
+    /// a space comes before it there (it starts a later word); except keys in `skipping` (a
+    /// caller's prefix range, whose keys it handles itself).
     public func forEachKeyContaining(_ needle: [UInt8], skipping: Range<Int> = 0..<0,
-                                     _ body: (_ key: Int, _ offset: Int) -> Void) {
+                                     _ body: (_ key: Int, _ offset: Int, _ afterSpace: Bool) -> Void) {
         needle.withUnsafeBufferPointer { forEachKeyContaining($0, skipping: skipping, body) }
     }
 
     /// The same, for bytes in place.
     public func forEachKeyContaining(_ needle: UnsafeBufferPointer<UInt8>, skipping: Range<Int> = 0..<0,
-                                     _ body: (_ key: Int, _ offset: Int) -> Void) {
+                                     _ body: (_ key: Int, _ offset: Int, _ afterSpace: Bool) -> Void) {
         let found = suffixes.suffixes(startingWith: needle)
         guard !found.isEmpty else { return }
-        @inline(__always) func report(_ key: Int, _ suffixLength: Int) {
+        @inline(__always) func report(_ key: Int, _ suffixLength: Int, _ afterSpace: Bool) {
             let length = keys.length(key)
-            if suffixLength <= length { body(key, length - suffixLength) }
+            if suffixLength <= length { body(key, length - suffixLength, afterSpace) }
         }
         guard found.count > 1 else {
-            return suffixes.forEachOccurrence(in: found, needleLength: needle.count, keyCount: keys.count) { key, suffixLength in
-                if !skipping.contains(key) { report(key, suffixLength) }
+            return suffixes.forEachOccurrence(in: found, needleLength: needle.count, keyCount: keys.count) { key, suffixLength, byteBefore in
+                if !skipping.contains(key) { report(key, suffixLength, byteBefore == 0x20) }
             }
         }
         // A key holding the needle twice is rare: an open-addressing table over the keys (at
         // most half full, sized by the occurrences), each occurrence as key << 32 |
-        // (UInt32.max - suffix length), keeps each key's first occurrence (the smallest)
-        // without sorting them all.
+        // (2^31 - 1 - suffix length) << 1 | after a space, keeps each key's first occurrence
+        // (the smallest) without sorting them all.
         let bits = Int.bitWidth - (found.count * 2 - 1).leadingZeroBitCount
         let mask = (1 << bits) - 1
         var slots = [UInt64](repeating: .max, count: 1 << bits)
         slots.withUnsafeMutableBufferPointer { slots in
-            suffixes.forEachOccurrence(in: found, needleLength: needle.count, keyCount: keys.count) { key, suffixLength in
+            suffixes.forEachOccurrence(in: found, needleLength: needle.count, keyCount: keys.count) { key, suffixLength, byteBefore in
                 guard !skipping.contains(key) else { return }
-                let occurrence = UInt64(key) << 32 | UInt64(UInt32.max - UInt32(suffixLength))
+                let occurrence = UInt64(key) << 32 | UInt64(Int32.max - Int32(suffixLength)) << 1 | (byteBefore == 0x20 ? 1 : 0)
                 var slot = Int(truncatingIfNeeded: UInt64(key) &* 0x9E37_79B9_7F4A_7C15 >> UInt64(64 - bits)) & mask
                 while slots[slot] != .max && slots[slot] >> 32 != UInt64(key) { slot = (slot + 1) & mask }
                 slots[slot] = min(slots[slot], occurrence)
             }
             for occurrence in slots where occurrence != .max {
-                report(Int(occurrence >> 32), Int(UInt32.max - UInt32(truncatingIfNeeded: occurrence)))
+                let low = UInt32(truncatingIfNeeded: occurrence)
+                report(Int(occurrence >> 32), Int(Int32.max - Int32(low >> 1)), low & 1 != 0)
             }
         }
     }
@@ -150,7 +152,7 @@ extension IndexSnapshot {
         let bytes = Array(String(String.UnicodeScalarView(needle.compactMap(Unicode.Scalar.init))).utf8)
         let starting = keyRange(prefix: bytes)
         var keys = starting.filter { SuffixArray.holds(postings[postingRange(key: $0)]) }
-        forEachKeyContaining(bytes, skipping: starting) { key, _ in keys.append(key) }
+        forEachKeyContaining(bytes, skipping: starting) { key, _, _ in keys.append(key) }
         return keys.sorted()
     }
 
@@ -613,7 +615,7 @@ struct TypoSearch {
         index.withTrie { trie in
             let bytes = trie.bytes
             rest.withUnsafeBufferPointer { rest in
-                index.suffixes.forEachOccurrence(of: rest, keyCount: index.keys.count) { key, suffixLength in
+                index.suffixes.forEachOccurrence(of: rest, keyCount: index.keys.count) { key, suffixLength, _ in
                     budget -= 1
                     let range = index.keys.range(key)
                     guard budget > 0, suffixLength <= range.count else { return }

@@ -151,11 +151,13 @@ public struct SuffixArray: Sendable {
         return SuffixArray(text: text, starts: suffixes.map(\.start))
     }
 
-    /// Calls `body` with the key and the length from there to the key's end of every suffix
-    /// starting with `needle` (each occurrence of it in an indexed key), in suffix order.
-    /// Keys are below `keyCount`, which a damaged snapshot could otherwise break.
+    /// Calls `body` with the key, the length from there to the key's end and the byte before
+    /// of every suffix starting with `needle` (each occurrence of it in an indexed key), in
+    /// suffix order. The byte before is the key's own where the occurrence is further in than
+    /// its start (the text holds the keys as they are), read beside the suffix rather than from
+    /// the key. Keys are below `keyCount`, which a damaged snapshot could otherwise break.
     func forEachOccurrence(of needle: UnsafeBufferPointer<UInt8>, keyCount: Int,
-                           _ body: (_ key: Int, _ suffixLength: Int) -> Void) {
+                           _ body: (_ key: Int, _ suffixLength: Int, _ byteBefore: UInt8) -> Void) {
         forEachOccurrence(in: suffixes(startingWith: needle), needleLength: needle.count, keyCount: keyCount, body)
     }
 
@@ -222,7 +224,7 @@ public struct SuffixArray: Sendable {
     /// `forEachOccurrence(of:)` over suffixes found by `suffixes(startingWith:)` for a needle of
     /// `needleLength` bytes.
     func forEachOccurrence(in found: Range<Int>, needleLength: Int, keyCount: Int,
-                           _ body: (_ key: Int, _ suffixLength: Int) -> Void) {
+                           _ body: (_ key: Int, _ suffixLength: Int, _ byteBefore: UInt8) -> Void) {
         text.withUnsafeBufferPointer { text in
             starts.withUnsafeBufferPointer { starts in
                 let base = text.baseAddress!
@@ -235,7 +237,7 @@ public struct SuffixArray: Sendable {
                     guard end + 5 <= text.count else { continue }
                     var key = 0
                     for j in 1...4 { key = key << 8 | Int(text[end + j]) }
-                    if key < keyCount { body(key, end - start) }
+                    if key < keyCount { body(key, end - start, start > 0 ? text[start - 1] : 0) }
                 }
             }
         }

@@ -300,17 +300,15 @@ public final class SearchEngine: Sendable {
             let found = hitMaps.take()
             defer { hitMaps.giveBack(found) }
             added.reserveCapacity(2 * wanted)
-            // A key holding the word further in, first at `offset` (classified only when an
-            // entry may enter the window: a name word's start ranks best).
-            func addNames(of key: Int, offset: Int) {
-                var matchClass: MatchClass? = nil
+            // A key holding the word further in, first at `offset` (after a space: at a later
+            // word's start).
+            func addNames(of key: Int, offset: Int, afterSpace: Bool) {
+                let matchClass = IndexSnapshot.containmentClass(offset: offset, afterSpace: afterSpace)
                 for p in index.postingRange(key: key) {
                     let raw = index.postings[p]
                     let role = (raw >> 1) & 7
                     guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
                     found.record(Int(raw >> 8), Hit(raw: 0))
-                    guard Self.listEntry(.laterWordPrefix, raw) < cutoff else { continue }
-                    if matchClass == nil { matchClass = index.containmentClass(key: key, offset: offset) }
                     if let matchClass, Self.listEntry(matchClass, raw) < cutoff { added.append(Self.listEntry(matchClass, raw)) }
                 }
                 if wanted > 0 && added.count >= 4 * wanted { keepWindowOfAdded() }

@@ -24,7 +24,12 @@ extension IndexSnapshot {
     /// of the key, matched by the prefix range).
     @inline(__always) func containmentClass(key: Int, offset: Int) -> MatchClass? {
         guard offset > 0 else { return nil }
-        return keys.bytes[keys.range(key).lowerBound + offset - 1] == 0x20 ? .laterWordPrefix : .substring
+        return Self.containmentClass(offset: offset, afterSpace: keys.bytes[keys.range(key).lowerBound + offset - 1] == 0x20)
+    }
+
+    /// The same, told whether a space comes before the word there (see `forEachKeyContaining`).
+    @inline(__always) static func containmentClass(offset: Int, afterSpace: Bool) -> MatchClass? {
+        offset == 0 ? nil : afterSpace ? .laterWordPrefix : .substring
     }
 }
 

@@ -338,8 +338,8 @@ struct MatchContext {
         // only a term of several words, from a later word of a name on (see `matchesWordStarts`).
         guard SearchEngine.isLongEnoughForSubstrings(bytes) else { return }
         // Keys starting with the text are the prefix range's, matched above.
-        index.forEachKeyContaining(bytes, skipping: range) { key, offset in
-            guard let matchClass = index.containmentClass(key: key, offset: offset),
+        index.forEachKeyContaining(bytes, skipping: range) { key, offset, afterSpace in
+            guard let matchClass = IndexSnapshot.containmentClass(offset: offset, afterSpace: afterSpace),
                   !completion || matchClass == .laterWordPrefix else { return }
             for p in index.postingRange(key: key) {
                 let posting = Posting(raw: index.postings[p])

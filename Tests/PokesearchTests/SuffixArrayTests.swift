@@ -36,7 +36,11 @@ struct SuffixArrayTests {
         for needle in needles {
             // Further in than the key's start, and anywhere (`keysContaining`, for wildcards).
             var found: [(key: Int, offset: Int)] = []
-            index.forEachKeyContaining(needle) { found.append(($0, $1)) }
+            index.forEachKeyContaining(needle) { key, offset, afterSpace in
+                found.append((key, offset))
+                // Told from the byte beside the suffix: the key's own before the occurrence.
+                #expect(afterSpace == (index.keys.bytes[index.keys.range(key).lowerBound + offset - 1] == 0x20))
+            }
             found.sort { $0.key < $1.key }
             var expected: [(key: Int, offset: Int)] = []
             var anywhere: [Int] = []
@@ -59,7 +63,7 @@ struct SuffixArrayTests {
         // A prefix range left out is left out, and the keys holding it further in still come.
         let range = index.keyRange(prefix: Array("pika".utf8))
         var inRange = 0, outside = 0
-        index.forEachKeyContaining(Array("pika".utf8), skipping: range) { key, _ in
+        index.forEachKeyContaining(Array("pika".utf8), skipping: range) { key, _, _ in
             if range.contains(key) { inRange += 1 } else { outside += 1 }
         }
         #expect(!range.isEmpty && inRange == 0 && outside > 0)
@@ -91,7 +95,7 @@ struct SuffixArrayTests {
         let whole = SuffixArray(text: Array("abc\0\0\0\0\0".utf8), starts: [1, 2])
         var occurrences: [[Int]] = []
         Array("c".utf8).withUnsafeBufferPointer { needle in
-            whole.forEachOccurrence(of: needle, keyCount: 1) { occurrences.append([$0, $1]) }
+            whole.forEachOccurrence(of: needle, keyCount: 1) { occurrences.append([$0, $1]); _ = $2 }
         }
         #expect(whole.isConsistent && occurrences == [[0, 1]])
         #expect(!SuffixArray(text: Array("abc\0\0\0\0\0".utf8), starts: [9]).isConsistent)
@@ -107,7 +111,7 @@ struct SuffixArrayTests {
             for needle in ["a", "b", "c", "abc", "abcd", "zz"] {
                 var reported: [(Int, Int)] = []
                 Array(needle.utf8).withUnsafeBufferPointer { needle in
-                    array.forEachOccurrence(of: needle, keyCount: 1) { reported.append(($0, $1)) }
+                    array.forEachOccurrence(of: needle, keyCount: 1) { reported.append(($0, $1)); _ = $2 }
                 }
                 #expect(reported.allSatisfy { $0.0 == 0 && $0.1 <= 3 }, "\(text) '\(needle)': \(reported)")
             }
