@@ -372,8 +372,8 @@ public final class SearchEngine: Sendable {
     /// ahead of every name the list holds (whose classes are prefixes), those in the display
     /// language first, each group in document order as the key's postings are; then the list,
     /// best first. The window is made straight from the two, without a list of the exact
-    /// matches to sort and merge (an array allocated and freed: a seventh of a one-word
-    /// completion's instructions).
+    /// matches to sort and merge (an array allocated, sorted and freed: about a quarter of the
+    /// instructions of completing a whole name, "jirachi" 4,021 → 3,082 with callgrind).
     func completionFromTops(list: Range<Int>, node: Int, length: Int, wanted: Int, offset: Int) -> RankedWindow {
         var window: [(key: UInt64, doc: Int)] = []
         window.reserveCapacity(wanted)
