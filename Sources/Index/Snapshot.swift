@@ -42,6 +42,14 @@ public struct Posting: Sendable, Hashable {
         let language = (raw >> 4) & 15
         return language == noLanguage || language == display ? 0 : 1
     }
+
+    /// Whether the posting (`raw`, or any value with a posting's low byte) is of a whole name
+    /// (as written or compact), not one of its words or a field: what an exact match or a name
+    /// holding a word further in counts.
+    @inline(__always) public static func isWholeName(_ raw: UInt32) -> Bool {
+        let role = (raw >> 1) & 7
+        return role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue
+    }
 }
 
 /// One trie node, its fields side by side: a step down the trie reads one record, a

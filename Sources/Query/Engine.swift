@@ -282,8 +282,7 @@ public final class SearchEngine: Sendable {
             added.reserveCapacity(2 * wanted)
             for p in index.postingRange(key: exactKey) {
                 let raw = index.postings[p]
-                let role = (raw >> 1) & 7
-                guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
+                guard Posting.isWholeName(raw) else { continue }
                 added.append(Self.listEntry(MatchClass.exact, raw))
             }
         }
@@ -306,8 +305,7 @@ public final class SearchEngine: Sendable {
                 let matchClass = IndexSnapshot.containmentClass(offset: offset, afterSpace: afterSpace)
                 for p in index.postingRange(key: key) {
                     let raw = index.postings[p]
-                    let role = (raw >> 1) & 7
-                    guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
+                    guard Posting.isWholeName(raw) else { continue }
                     found.record(Int(raw >> 8), Hit(raw: 0))
                     if let matchClass, Self.listEntry(matchClass, raw) < cutoff { added.append(Self.listEntry(matchClass, raw)) }
                 }
@@ -385,8 +383,7 @@ public final class SearchEngine: Sendable {
             for miss: UInt32 in 0...1 {
                 for p in index.postingRange(key: exactKey) where window.count < wanted {
                     let raw = index.postings[p]
-                    let role = (raw >> 1) & 7
-                    guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue,
+                    guard Posting.isWholeName(raw),
                           Posting.languageMiss(raw, display: PrefixTops.language) == miss else { continue }
                     add(Self.listEntry(.exact, raw))
                 }

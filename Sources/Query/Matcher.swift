@@ -162,8 +162,7 @@ struct MatchContext {
         budget.postings -= index.postingRange(key: exactKey).count
         for p in index.postingRange(key: exactKey) {
             let raw = index.postings[p]
-            let role = (raw >> 1) & 7
-            guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
+            guard Posting.isWholeName(raw) else { continue }
             let miss = Posting.languageMiss(raw, display: PrefixTops.language)
             hits.record(Int(raw >> 8), Hit(raw: UInt32(MatchClass.exact.rawValue) << 9 | miss << 8 | unknownPosting))
         }
@@ -420,9 +419,8 @@ struct MatchContext {
         var searchedClass: MatchClass? = nil
         for i in Int(tops.docKeyStart[doc])..<end {
             let entry = tops.docPostings[i]
-            let role = (entry >> 1) & 7
             let key = Int(entry >> 8)
-            guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue, !keys.contains(key) else { continue }
+            guard Posting.isWholeName(entry), !keys.contains(key) else { continue }
             if key != searchedKey {
                 searchedKey = key
                 searchedClass = index.keyOffset(of: bytes, in: key).flatMap { index.containmentClass(key: key, offset: $0) }
