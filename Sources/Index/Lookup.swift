@@ -105,22 +105,31 @@ extension IndexSnapshot {
     /// particular order, with the byte offset where it first occurs past the start and whether
     /// a space comes before it there (it starts a later word); except keys in `skipping` (a
     /// caller's prefix range, whose keys it handles itself).
-    public func forEachKeyContaining(_ needle: [UInt8], skipping: Range<Int> = 0..<0,
+    ///
+    /// With `laterWords` false, occurrences after a space are left out. For a needle without
+    /// spaces each of those starts a word of a whole name, and that word is a key of its own
+    /// (`KeyRole.laterWord`, same document and language) starting with the needle: in the
+    /// prefix range, where it matches in the same class (a later word's prefix). A common
+    /// piece ("mega": a word of hundreds of form names) then reads only the names holding it
+    /// inside a word.
+    public func forEachKeyContaining(_ needle: [UInt8], skipping: Range<Int> = 0..<0, laterWords: Bool = true,
                                      _ body: (_ key: Int, _ offset: Int, _ afterSpace: Bool) -> Void) {
-        needle.withUnsafeBufferPointer { forEachKeyContaining($0, skipping: skipping, body) }
+        needle.withUnsafeBufferPointer { forEachKeyContaining($0, skipping: skipping, laterWords: laterWords, body) }
     }
 
     /// The same, for bytes in place.
-    public func forEachKeyContaining(_ needle: UnsafeBufferPointer<UInt8>, skipping: Range<Int> = 0..<0,
+    public func forEachKeyContaining(_ needle: UnsafeBufferPointer<UInt8>, skipping: Range<Int> = 0..<0, laterWords: Bool = true,
                                      _ body: (_ key: Int, _ offset: Int, _ afterSpace: Bool) -> Void) {
         let found = suffixes.suffixes(startingWith: needle)
         guard !found.isEmpty else { return }
+        let afterSpaces = laterWords || needle.contains(0x20)
         @inline(__always) func report(_ key: Int, _ suffixLength: Int, _ afterSpace: Bool) {
             let length = keys.length(key)
             if suffixLength <= length { body(key, length - suffixLength, afterSpace) }
         }
         guard found.count > 1 else {
-            return suffixes.forEachOccurrence(in: found, needleLength: needle.count, keyCount: keys.count) { key, suffixLength, byteBefore in
+            return suffixes.forEachOccurrence(in: found, needleLength: needle.count, keyCount: keys.count,
+                                              afterSpaces: afterSpaces) { key, suffixLength, byteBefore in
                 if !skipping.contains(key) { report(key, suffixLength, byteBefore == 0x20) }
             }
         }
@@ -132,7 +141,8 @@ extension IndexSnapshot {
         let mask = (1 << bits) - 1
         var slots = [UInt64](repeating: .max, count: 1 << bits)
         slots.withUnsafeMutableBufferPointer { slots in
-            suffixes.forEachOccurrence(in: found, needleLength: needle.count, keyCount: keys.count) { key, suffixLength, byteBefore in
+            suffixes.forEachOccurrence(in: found, needleLength: needle.count, keyCount: keys.count,
+                                       afterSpaces: afterSpaces) { key, suffixLength, byteBefore in
                 guard !skipping.contains(key) else { return }
                 let occurrence = UInt64(key) << 32 | UInt64(Int32.max - Int32(suffixLength)) << 1 | (byteBefore == 0x20 ? 1 : 0)
                 var slot = Int(truncatingIfNeeded: UInt64(key) &* 0x9E37_79B9_7F4A_7C15 >> UInt64(64 - bits)) & mask

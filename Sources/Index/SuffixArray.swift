@@ -222,8 +222,9 @@ public struct SuffixArray: Sendable {
     }
 
     /// `forEachOccurrence(of:)` over suffixes found by `suffixes(startingWith:)` for a needle of
-    /// `needleLength` bytes.
-    func forEachOccurrence(in found: Range<Int>, needleLength: Int, keyCount: Int,
+    /// `needleLength` bytes; without those after a space when `afterSpaces` is false (told
+    /// from the byte before, so a left-out occurrence costs no search for its key's end).
+    func forEachOccurrence(in found: Range<Int>, needleLength: Int, keyCount: Int, afterSpaces: Bool = true,
                            _ body: (_ key: Int, _ suffixLength: Int, _ byteBefore: UInt8) -> Void) {
         text.withUnsafeBufferPointer { text in
             starts.withUnsafeBufferPointer { starts in
@@ -231,6 +232,7 @@ public struct SuffixArray: Sendable {
                 for i in found {
                     // The key index follows the suffix's zero, past the needle (which has none).
                     let start = Int(starts[i])
+                    if !afterSpaces && start > 0 && start <= text.count && text[start - 1] == 0x20 { continue }
                     guard start + needleLength <= text.count,
                           let zero = memchr(base + start + needleLength, 0, text.count - start - needleLength) else { continue }
                     let end = base.distance(to: zero.assumingMemoryBound(to: UInt8.self))

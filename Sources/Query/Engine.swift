@@ -325,7 +325,7 @@ public final class SearchEngine: Sendable {
                 added = kept
                 if kept.count == wanted { cutoff = min(cutoff, kept[wanted - 1]) }
             }
-            index.forEachKeyContaining(bytes, skipping: keyRange, addNames)
+            index.forEachKeyContaining(bytes, skipping: keyRange, laterWords: false, addNames)
             // Those outside the range: each looked up in its own postings, or, when the
             // range has few postings beside the documents found ("end" is in thousands of
             // names, few start with it), the range's documents marked first.

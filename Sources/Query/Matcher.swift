@@ -336,8 +336,9 @@ struct MatchContext {
         // Substrings of names (three characters; two for non-Latin scripts); for a completion,
         // only a term of several words, from a later word of a name on (see `matchesWordStarts`).
         guard SearchEngine.isLongEnoughForSubstrings(bytes) else { return }
-        // Keys starting with the text are the prefix range's, matched above.
-        index.forEachKeyContaining(bytes, skipping: range) { key, offset, afterSpace in
+        // Keys starting with the text are the prefix range's, matched above, and so are its
+        // word keys (see `laterWords`).
+        index.forEachKeyContaining(bytes, skipping: range, laterWords: false) { key, offset, afterSpace in
             guard let matchClass = IndexSnapshot.containmentClass(offset: offset, afterSpace: afterSpace),
                   !completion || matchClass == .laterWordPrefix else { return }
             for p in index.postingRange(key: key) {

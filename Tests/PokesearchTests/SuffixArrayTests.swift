@@ -71,6 +71,49 @@ struct SuffixArrayTests {
         #expect(!range.isEmpty && inRange == 0 && outside > 0)
     }
 
+    /// Occurrences after a space can be left out of a search for a word without spaces
+    /// because each is the start of a word of a name, and that word is a key of its own with
+    /// the same document, language and transliteration: in the word's prefix range.
+    @Test func wordsInsideNamesAreKeysOfTheirOwn() throws {
+        let index = Fixture.engine.index
+        let needles = Self.needles(index).filter { !$0.contains(0x20) } + ["mega", "ter", "ora", "she", "min"].map { Array($0.utf8) }
+        var covered = 0
+        for needle in needles {
+            let text = String(decoding: needle, as: UTF8.self)
+            var all = Set<Int>(), withoutLaterWords = Set<Int>()
+            var afterSpaceReported = 0
+            index.forEachKeyContaining(needle) { key, _, _ in all.insert(key) }
+            index.forEachKeyContaining(needle, laterWords: false) { key, _, afterSpace in
+                withoutLaterWords.insert(key)
+                if afterSpace { afterSpaceReported += 1 }
+            }
+            #expect(afterSpaceReported == 0 && withoutLaterWords.isSubset(of: all), "'\(text)'")
+            // What the prefix range gives as a word of a name: document, language, transliteration.
+            var words = Set<UInt32>()
+            for key in index.keyRange(prefix: needle) {
+                for p in index.postingRange(key: key) {
+                    let posting = Posting(raw: index.postings[p])
+                    if posting.role == .firstWord || posting.role == .laterWord { words.insert(posting.raw & ~0xE) }
+                }
+            }
+            var uncovered: [String] = []
+            for key in all {
+                let bytes = Array(index.keys.bytes[index.keys.range(key)])
+                let startsAWord = bytes.indices.dropFirst().contains { i in
+                    bytes[i - 1] == 0x20 && bytes[i...].starts(with: needle)
+                }
+                guard startsAWord else { continue }
+                for p in index.postingRange(key: key) {
+                    let posting = Posting(raw: index.postings[p])
+                    guard posting.role == .whole || posting.role == .compact else { continue }
+                    if words.contains(posting.raw & ~0xE) { covered += 1 } else { uncovered.append(index.keyString(key)) }
+                }
+            }
+            #expect(uncovered.isEmpty, "'\(text)' after a space in \(uncovered.prefix(3)) without a word key")
+        }
+        #expect(covered > 1_000)
+    }
+
     @Test func suffixesAreSortedByTheirBytesThenKey() {
         let array = Fixture.engine.index.suffixes
         let text = array.text
