@@ -176,63 +176,71 @@ public enum Folding {
     /// rather than through the string's scalar view (about 2% of a one-word completion in
     /// kana or accented Latin, with callgrind).
     static func foldByScalar(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        // Written on the stack, then made a string once. A letter's folding is at most as long
-        // as its UTF-8 but for a few Latin letters (`latinLetterGrowth`), a space stands for
-        // at least one byte: room for the text's bytes, grown by that.
-        let capacity = bytes.count * latinLetterGrowth
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, capacity)) { output -> String? in
-            var count = 0
-            var pendingSpace = false
-            @inline(__always) func startWord() {
-                if pendingSpace && count > 0 { output[count] = 0x20; count += 1 }
-                pendingSpace = false
-            }
-            var i = 0
-            while i < bytes.count {
-                let lead = bytes[i]
-                let v: UInt32
-                if lead < 0x80 {
-                    v = UInt32(lead)
-                    i += 1
-                } else if lead < 0xE0 {
-                    v = UInt32(lead & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
-                    i += 2
-                } else if lead < 0xF0 {
-                    v = UInt32(lead & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
-                    i += 3
-                } else {
-                    return nil // beyond the Basic Multilingual Plane: none of the scripts below
-                }
-                switch v {
-                case 0x30...0x39, 0x61...0x7A, 0x41...0x5A:
-                    startWord()
-                    output[count] = v <= 0x5A && v >= 0x41 ? UInt8(v) | 0x20 : UInt8(v)
-                    count += 1
-                case 0x27, 0x60, 0x2018, 0x2019, 0x2BC:
-                    continue // apostrophes join
-                case 0..<0x80:
-                    pendingSpace = true
-                case 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC, 0xAC00...0xD7A3, 0x4E00...0x9FEF:
-                    startWord()
-                    // Hiragana read as katakana; all three bytes long in UTF-8.
-                    let kept = v <= 0x3096 ? v + 0x60 : v
-                    output[count] = UInt8(0xE0 | kept >> 12)
-                    output[count + 1] = UInt8(0x80 | (kept >> 6) & 0x3F)
-                    output[count + 2] = UInt8(0x80 | kept & 0x3F)
-                    count += 3
-                case 0xC0...0x24F:
-                    guard let folded = latinLetters[Int(v - 0xC0)] else { return nil }
-                    startWord()
-                    for byte in folded {
-                        output[count] = byte
-                        count += 1
-                    }
-                default:
-                    return nil
-                }
-            }
-            return String(decoding: UnsafeBufferPointer(rebasing: output[..<count]), as: UTF8.self)
+        // Written on the stack, then made a string once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byScalarCapacity(bytes.count)) { output -> String? in
+            foldByScalar(utf8: bytes, into: output).map { String(decoding: UnsafeBufferPointer(rebasing: output[..<$0]), as: UTF8.self) }
         }
+    }
+
+    /// Room for the folding by character of `count` bytes of UTF-8: a letter's folding is at
+    /// most as long as its UTF-8 but for a few Latin letters (`latinLetterGrowth`), a space
+    /// stands for at least one byte.
+    public static func byScalarCapacity(_ count: Int) -> Int { max(1, count * latinLetterGrowth) }
+
+    /// The folding by character of `bytes` written into `output` (room for
+    /// `byScalarCapacity(bytes.count)`): its length, or nil as above.
+    public static func foldByScalar(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        var count = 0
+        var pendingSpace = false
+        @inline(__always) func startWord() {
+            if pendingSpace && count > 0 { output[count] = 0x20; count += 1 }
+            pendingSpace = false
+        }
+        var i = 0
+        while i < bytes.count {
+            let lead = bytes[i]
+            let v: UInt32
+            if lead < 0x80 {
+                v = UInt32(lead)
+                i += 1
+            } else if lead < 0xE0 {
+                v = UInt32(lead & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
+                i += 2
+            } else if lead < 0xF0 {
+                v = UInt32(lead & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
+                i += 3
+            } else {
+                return nil // beyond the Basic Multilingual Plane: none of the scripts below
+            }
+            switch v {
+            case 0x30...0x39, 0x61...0x7A, 0x41...0x5A:
+                startWord()
+                output[count] = v <= 0x5A && v >= 0x41 ? UInt8(v) | 0x20 : UInt8(v)
+                count += 1
+            case 0x27, 0x60, 0x2018, 0x2019, 0x2BC:
+                continue // apostrophes join
+            case 0..<0x80:
+                pendingSpace = true
+            case 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC, 0xAC00...0xD7A3, 0x4E00...0x9FEF:
+                startWord()
+                // Hiragana read as katakana; all three bytes long in UTF-8.
+                let kept = v <= 0x3096 ? v + 0x60 : v
+                output[count] = UInt8(0xE0 | kept >> 12)
+                output[count + 1] = UInt8(0x80 | (kept >> 6) & 0x3F)
+                output[count + 2] = UInt8(0x80 | kept & 0x3F)
+                count += 3
+            case 0xC0...0x24F:
+                guard let folded = latinLetters[Int(v - 0xC0)] else { return nil }
+                startWord()
+                for byte in folded {
+                    output[count] = byte
+                    count += 1
+                }
+            default:
+                return nil
+            }
+        }
+        return count
     }
 
     /// How many times longer than its UTF-8 (two bytes) a Latin letter's folding may be, at

@@ -181,39 +181,31 @@ public final class SearchEngine: Sendable {
     /// Suggestions for text being typed: the last word is a prefix of a name word, earlier
     /// words must match whole words (of names or fields, as in a search).
     public func complete(_ text: String, limit: Int = 8, language: Int = 0, kinds: Set<Kind> = []) throws -> Suggestions {
-        if kinds.isEmpty, let window = completionOfPlainWord(text, limit: limit, language: language) {
+        if kinds.isEmpty, let window = completionOfOneWord(text, limit: limit, language: language) {
             return Suggestions(index: index, language: language, window: window)
         }
         return try completeParsed(text, limit: limit, language: language, kinds: kinds)
     }
 
-    /// The longest plain word `completionOfPlainWord` takes (folded on the stack).
-    static let plainWordLength = 64
+    /// The longest word `completionOfOneWord` takes (folded on the stack).
+    static let oneWordLength = 64
 
-    /// A completion of one plain word (ASCII letters and digits, at least one letter: the
-    /// parser's simple term, being typed), answered from the trie node's list as the parsed
-    /// query would be (`answerFromTops`), without parsing: the parser's term, its two strings
-    /// and its array of clauses were almost half of such a completion's instructions
-    /// ("jirachi": 1,300 of 2,900 with callgrind). Nil where the list cannot answer: the
-    /// parsed query then takes its course.
-    func completionOfPlainWord(_ text: String, limit: Int, language: Int) -> ArraySlice<(key: UInt64, doc: Int)>? {
+    /// A completion of one word being typed (the parser's simple term: letters and digits,
+    /// accented Latin, kana, hangul, han), answered from the trie node's list as the parsed
+    /// query would be (`answerFromTops`), folded on the stack without parsing: the parser's
+    /// term, its two strings and its array of clauses were almost half of such a completion's
+    /// instructions ("jirachi": 1,300 of 2,900 with callgrind). Nil where the list cannot
+    /// answer, or the word is not that simple: the parsed query then takes its course.
+    func completionOfOneWord(_ text: String, limit: Int, language: Int) -> ArraySlice<(key: UInt64, doc: Int)>? {
         let wanted = max(1, min(limit, SearchOptions.maxLimit))
         guard UInt32(language) == PrefixTops.language, wanted <= PrefixTops.capacity else { return nil }
         var text = text
         return text.withUTF8 { bytes in
-            guard bytes.count <= Self.plainWordLength else { return nil }
-            var letters = false
-            for byte in bytes {
-                switch byte {
-                case 0x30...0x39: break
-                case 0x41...0x5A, 0x61...0x7A: letters = true
-                default: return nil
-                }
-            }
-            guard letters else { return nil } // (digits alone are an id)
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { folded in
-                for i in bytes.indices { folded[i] = bytes[i] | (bytes[i] >= 0x41 && bytes[i] <= 0x5A ? 0x20 : 0) }
-                return answerFromTops(word: UnsafeBufferPointer(folded), wanted: wanted, offset: 0, completion: true)?.window
+            guard bytes.count <= Self.oneWordLength else { return nil }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Folding.byScalarCapacity(bytes.count)) { output in
+                guard let count = QueryParser.foldedWord(bytes, into: output) else { return nil }
+                return answerFromTops(word: UnsafeBufferPointer(rebasing: output[..<count]), wanted: wanted, offset: 0,
+                                      completion: true)?.window
             }
         }
     }

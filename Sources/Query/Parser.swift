@@ -238,39 +238,29 @@ public enum QueryParser {
             }
             var i = 0
             while i < bytes.count {
-                let byte = bytes[i]
                 var length = 1
-                switch byte {
-                case 0x30...0x39:
+                switch plainByte(bytes, i, inWord: start >= 0) {
+                case .digit:
                     break
-                case 0x41...0x5A:
+                case .capital:
                     digitsOnly = false
                     capitals = true
-                case 0x61...0x7A:
+                case .small:
                     digitsOnly = false
-                case 0x20, 0x09, 0x0A, 0x0D:
+                case .space:
                     guard flush(i) else { return nil }
                     i += 1
                     scalarIndex += 1
                     continue
-                case 0x22, 0x2A, 0x2B, 0x3A, 0x3C...0x3F, 0x40:
-                    return nil // " * + : < = > ? @: query syntax
-                case 0x2D where start < 0:
-                    return nil // a word starting with '-' is negated
-                case 0x21...0x7E:
+                case .punctuation:
                     digitsOnly = false
                     lettersAndDigits = false
-                case 0xC0...0xDF, 0xE0...0xEF:
-                    // Two- and three-byte scalars: only letters no property lookup is needed for.
-                    length = byte >= 0xE0 ? 3 : 2
-                    guard i + length <= bytes.count else { return nil }
-                    var scalar = UInt32(byte & (length == 2 ? 0x1F : 0x0F))
-                    for k in 1..<length { scalar = scalar << 6 | UInt32(bytes[i + k] & 0x3F) }
-                    guard isCommonLetter(scalar) else { return nil }
+                case .letter(let scalarLength):
+                    length = scalarLength
                     digitsOnly = false
                     lettersAndDigits = false
-                default:
-                    return nil // controls, four-byte scalars
+                case .notPlain:
+                    return nil
                 }
                 if start < 0 { start = i; startScalar = scalarIndex }
                 i += length
@@ -279,6 +269,87 @@ public enum QueryParser {
             guard flush(bytes.count) else { return nil }
             return result
         }
+    }
+
+    /// What `parseWords` reads at byte `i` of a query: an ASCII digit, capital, small letter,
+    /// space or other printable character, a common letter of 2–3 bytes (`isCommonLetter`),
+    /// or what only the general parser reads (query syntax, `-` starting a word (`inWord`
+    /// false: a negation), controls, other scalars).
+    enum PlainByte {
+        case digit, capital, small, space, punctuation
+        case letter(length: Int)
+        case notPlain
+    }
+
+    @inline(__always) static func plainByte(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, inWord: Bool) -> PlainByte {
+        let byte = bytes[i]
+        switch byte {
+        case 0x30...0x39:
+            return .digit
+        case 0x41...0x5A:
+            return .capital
+        case 0x61...0x7A:
+            return .small
+        case 0x20, 0x09, 0x0A, 0x0D:
+            return .space
+        case 0x22, 0x2A, 0x2B, 0x3A, 0x3C...0x3F, 0x40:
+            return .notPlain // " * + : < = > ? @: query syntax
+        case 0x2D where !inWord:
+            return .notPlain // a word starting with '-' is negated
+        case 0x21...0x7E:
+            return .punctuation
+        case 0xC0...0xDF, 0xE0...0xEF:
+            // Two- and three-byte scalars: only letters no property lookup is needed for.
+            let length = byte >= 0xE0 ? 3 : 2
+            guard i + length <= bytes.count else { return .notPlain }
+            var scalar = UInt32(byte & (length == 2 ? 0x1F : 0x0F))
+            for k in 1..<length { scalar = scalar << 6 | UInt32(bytes[i + k] & 0x3F) }
+            return isCommonLetter(scalar) ? .letter(length: length) : .notPlain
+        default:
+            return .notPlain // controls, four-byte scalars
+        }
+    }
+
+    /// The folded text of a query that is one word, as `parse` makes it the query's only term,
+    /// a `.word` (what a completion's list answers), written into `output` (room for
+    /// `Folding.byScalarCapacity` of the query's bytes); its length, or nil when the query
+    /// is anything else: several words, a number (an id), syntax, a word whose folding
+    /// needs ICU or is empty or several words ("mr.mime"). No string is made.
+    public static func foldedWord(_ bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= maxLength else { return nil }
+        var digitsOnly = true, lettersAndDigits = true
+        var i = 0
+        while i < bytes.count {
+            switch plainByte(bytes, i, inWord: i > 0) {
+            case .digit:
+                i += 1
+            case .capital, .small:
+                digitsOnly = false
+                i += 1
+            case .punctuation:
+                digitsOnly = false
+                lettersAndDigits = false
+                i += 1
+            case .letter(let length):
+                digitsOnly = false
+                lettersAndDigits = false
+                i += length
+            case .space, .notPlain:
+                return nil
+            }
+        }
+        // (Digits alone are an id, or past Int's range a term: left to the parser.)
+        guard !digitsOnly else { return nil }
+        let count: Int
+        if lettersAndDigits {
+            for j in bytes.indices { output[j] = bytes[j] | (bytes[j] >= 0x41 && bytes[j] <= 0x5A ? 0x20 : 0) }
+            count = bytes.count
+        } else {
+            guard let folded = Folding.foldByScalar(utf8: bytes, into: output) else { return nil }
+            count = folded
+        }
+        guard count > 0, !UnsafeBufferPointer(rebasing: output[..<count]).contains(0x20) else { return nil }
+        return count
     }
 
     static func tokenize(_ scalars: [Unicode.Scalar], lenient: Bool) throws -> [Token] {

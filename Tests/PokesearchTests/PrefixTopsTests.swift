@@ -65,33 +65,39 @@ struct PrefixTopsTests {
         #expect(answered.search > 5_000 && answered.completion > 5_000, "answered \(answered)")
     }
 
-    /// A plain word being typed is completed without parsing it: exactly as parsed. Each
-    /// prefix as typed in lower case, with a capital and in capitals, at several limits,
-    /// in the lists' language and another; with words the shortcut leaves to the parser.
-    @Test func plainWordsCompleteAsParsed() throws {
+    /// A word being typed is completed without parsing it: exactly as parsed. Every prefix
+    /// (Latin and other scripts) as typed in lower case, with a capital and in capitals, at
+    /// several limits, in the lists' language and another; with texts the shortcut leaves to
+    /// the parser.
+    @Test func oneWordsCompleteAsParsed() throws {
         let engine = Fixture.engine
         var shortcuts = 0, compared = 0
-        let words = try Self.prefixes().filter { $0.utf8.allSatisfy { $0 < 0x80 } }
-        #expect(words.count > 3_000)
-        let others = ["12", "25", "tm01", "x1", "pikachu ", " pikachu", "pika-chu", "pokémon", "a*", String(repeating: "a", count: 65), ""]
+        let words = try Self.prefixes()
+        #expect(words.count > 5_000)
+        let others = ["12", "25", "99999999999999999999", "tm01", "x1", "pikachu ", " pikachu", "pika-chu", "-pika", "mr.mime",
+                      "farfetch'd", "nidoran♂", "ぴかちゅう", "ｐｉｋａ", "pokémon", "Pokémon", "É", "a*", "\u{7}a", "dragão",
+                      String(repeating: "a", count: 65), ""]
         for word in words + others {
             for text in Set([word, word.prefix(1).uppercased() + word.dropFirst(), word.uppercased()]) {
                 for (limit, language) in [(8, 0), (1, 0), (32, 0), (33, 0), (8, 1)] {
                     let parsed = try? engine.completeParsed(text, limit: limit, language: language, kinds: [])
                     let completed = try? engine.complete(text, limit: limit, language: language)
                     #expect(completed.map(Array.init) == parsed.map(Array.init), "'\(text)' limit \(limit) language \(language)")
-                    if engine.completionOfPlainWord(text, limit: limit, language: language) != nil { shortcuts += 1 }
+                    if engine.completionOfOneWord(text, limit: limit, language: language) != nil { shortcuts += 1 }
                     compared += 1
                 }
             }
         }
         // The shortcut answers most of them; one that never fired would test nothing.
         #expect(shortcuts > compared / 2, "\(shortcuts) of \(compared) by the shortcut")
-        for text in ["12", "pikachu ", "pika-chu", "pokémon", ""] {
-            #expect(engine.completionOfPlainWord(text, limit: 8, language: 0) == nil, "'\(text)'")
+        for text in ["12", "pikachu ", "-pika", "mr.mime", "nidoran♂", "ｐｉｋａ", ""] {
+            #expect(engine.completionOfOneWord(text, limit: 8, language: 0) == nil, "'\(text)'")
         }
-        #expect(engine.completionOfPlainWord("pikachu", limit: 8, language: 1) == nil)
-        #expect(engine.completionOfPlainWord("pikachu", limit: 33, language: 0) == nil)
+        for text in ["ぴかちゅう", "ピカチュウ", "피카츄", "皮卡丘", "Pokémon", "farfetch'd", "tm01"] {
+            #expect(engine.completionOfOneWord(text, limit: 8, language: 0) != nil, "'\(text)'")
+        }
+        #expect(engine.completionOfOneWord("pikachu", limit: 8, language: 1) == nil)
+        #expect(engine.completionOfOneWord("pikachu", limit: 33, language: 0) == nil)
     }
 
     @Test func listsStandAsideWhenTheyCannotAnswer() throws {
