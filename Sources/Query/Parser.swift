@@ -227,7 +227,7 @@ public enum QueryParser {
                     // ASCII letters and digits fold by lowering the capitals (without any, the
                     // word is its own folding: one string, not two).
                     let folded = !capitals ? raw : String(unsafeUninitializedCapacity: end - start) { buffer in
-                        for i in start..<end { buffer[i - start] = bytes[i] | (bytes[i] >= 0x41 && bytes[i] <= 0x5A ? 0x20 : 0) }
+                        for i in start..<end { buffer[i - start] = lowercasedASCII(bytes[i]) }
                         return end - start
                     }
                     result.clauses.append(QueryClause(.term(Term(text: folded, raw: raw, shape: .word, language: nil, position: startScalar))))
@@ -310,12 +310,15 @@ public enum QueryParser {
         }
     }
 
+    /// An ASCII byte with a capital made small (how a word of letters and digits folds).
+    @inline(__always) static func lowercasedASCII(_ byte: UInt8) -> UInt8 { byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) }
+
     /// The folded text of a query that is one word, as `parse` makes it the query's only term,
     /// a `.word` (what a completion's list answers), written into `output` (room for
     /// `Folding.byScalarCapacity` of the query's bytes); its length, or nil when the query
     /// is anything else: several words, a number (an id), syntax, a word whose folding
     /// needs ICU or is empty or several words ("mr.mime"). No string is made.
-    public static func foldedWord(_ bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+    static func foldedWord(_ bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         guard !bytes.isEmpty, bytes.count <= maxLength else { return nil }
         var digitsOnly = true, lettersAndDigits = true
         var i = 0
@@ -342,7 +345,7 @@ public enum QueryParser {
         guard !digitsOnly else { return nil }
         let count: Int
         if lettersAndDigits {
-            for j in bytes.indices { output[j] = bytes[j] | (bytes[j] >= 0x41 && bytes[j] <= 0x5A ? 0x20 : 0) }
+            for j in bytes.indices { output[j] = lowercasedASCII(bytes[j]) }
             count = bytes.count
         } else {
             guard let folded = Folding.foldByScalar(utf8: bytes, into: output) else { return nil }
