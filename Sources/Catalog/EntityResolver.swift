@@ -79,7 +79,7 @@ public struct EntityResolver: Sendable {
             guard let keyIndex = index.keyIndex(Array(key.utf8)) else { continue }
             for p in index.postingRange(key: keyIndex) {
                 let posting = Posting(raw: index.postings[p])
-                guard posting.role == .whole || posting.role == .compact else { continue }
+                guard posting.isWholeName else { continue }
                 if posting.isTransliterated { transliterated.append(posting.doc) } else { direct.append(posting.doc) }
             }
         }

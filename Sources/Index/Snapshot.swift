@@ -50,6 +50,9 @@ public struct Posting: Sendable, Hashable {
         let role = (raw >> 1) & 7
         return role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue
     }
+
+    /// The same, for a posting read.
+    @inlinable public var isWholeName: Bool { Self.isWholeName(raw) }
 }
 
 /// One trie node, its fields side by side: a step down the trie reads one record, a

@@ -64,9 +64,8 @@ public struct SuffixArray: Sendable {
     static func holds(_ postings: some Sequence<UInt32>) -> Bool {
         var isWholeName = false, fieldsOnly = true
         for raw in postings {
-            let role = Posting(raw: raw).role
-            if role == .whole || role == .compact { isWholeName = true }
-            if role != .field { fieldsOnly = false }
+            if Posting.isWholeName(raw) { isWholeName = true }
+            if Posting(raw: raw).role != .field { fieldsOnly = false }
         }
         return isWholeName || fieldsOnly
     }

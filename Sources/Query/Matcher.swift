@@ -343,7 +343,7 @@ struct MatchContext {
                   !completion || matchClass == .laterWordPrefix else { return }
             for p in index.postingRange(key: key) {
                 let posting = Posting(raw: index.postings[p])
-                guard posting.role == .whole || posting.role == .compact, allowed(posting, restriction, namesOnly: false) else { continue }
+                guard posting.isWholeName, allowed(posting, restriction, namesOnly: false) else { continue }
                 record(posting, matchClass, queryTransliterated: queryTransliterated, into: hits)
             }
         }
@@ -550,7 +550,7 @@ struct MatchContext {
         guard let key = index.keyIndex(Array(folded.utf8)) else { return [] }
         return index.postingRange(key: key).compactMap { p in
             let posting = Posting(raw: index.postings[p])
-            guard posting.role == .whole || posting.role == .compact, index.kind(posting.doc) == kind else { return nil }
+            guard posting.isWholeName, index.kind(posting.doc) == kind else { return nil }
             return posting.doc
         }
     }
