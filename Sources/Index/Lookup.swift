@@ -476,20 +476,23 @@ struct TypoSearch {
     }
 
     mutating func runEnumeration() {
-        let termBytes = term.map { UInt8($0) }
         let lastEditFrom = split.map { $0 - 1 } ?? 0
         let maxEdits = self.maxEdits
-        var budget = self.budget
-        found = index.withTrie { trie in
-            termBytes.withUnsafeBufferPointer { term in
+        // The term's bytes on the stack (as the split search's own arrays and set were: a
+        // misspelt completion made fifteen allocations, these four of them).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: term.count) { termBytes in
+            for (i, scalar) in term.enumerated() { termBytes[i] = UInt8(scalar) }
+            let term = UnsafeBufferPointer(termBytes)
+            var budget = self.budget
+            found = index.withTrie { trie in
                 var enumeration = EditEnumeration(trie: trie, term: term, lastEditFrom: lastEditFrom, budget: budget)
                 enumeration.walk(from: (0, 0), at: 0, editsLeft: maxEdits, used: 0)
                 budget = enumeration.budget
                 return enumeration.found
             }
+            self.budget = budget
+            if let split { runExactTail(split: split, termBytes: term) }
         }
-        self.budget = budget
-        if let split { runExactTail(split: split, termBytes: termBytes) }
     }
 
     mutating func runAutomaton() {
@@ -614,39 +617,38 @@ struct TypoSearch {
     /// a path from one of its word starts w (a word of a name is a key of its own) with
     /// o - w within `maxEdits` of `split`; the path to the rest's end, all ASCII, is measured
     /// against the whole term, and the keys under it are found within the budget.
-    mutating func runExactTail(split: Int, termBytes: [UInt8]) {
-        let rest = Array(termBytes[split...])
-        var reported = Set<Int>()
-        var results: [TypoMatch] = []
+    mutating func runExactTail(split: Int, termBytes term: UnsafeBufferPointer<UInt8>) {
+        let rest = UnsafeBufferPointer(rebasing: term[split...])
+        // Its findings join the enumeration's, each (node, distance) once.
+        var found = self.found
+        self.found = []
+        let enumerated = found.count
         var budget = self.budget
         let index = self.index
-        let term = termBytes
         let maxEdits = self.maxEdits
         index.withTrie { trie in
             let bytes = trie.bytes
-            rest.withUnsafeBufferPointer { rest in
-                index.suffixes.forEachOccurrence(of: rest, keyCount: index.keys.count) { key, suffixLength, _ in
-                    budget -= 1
-                    let range = index.keys.range(key)
-                    guard budget > 0, suffixLength <= range.count else { return }
-                    let key = UnsafeBufferPointer(start: bytes + range.lowerBound, count: range.count)
-                    let offset = range.count - suffixLength
-                    // Word starts w with offset - w within maxEdits of split.
-                    guard offset - split + maxEdits >= 0 else { return }
-                    for start in max(0, offset - split - maxEdits)...(offset - split + maxEdits) {
-                        guard start == 0 || key[start - 1] == 0x20 else { continue }
-                        let path = UnsafeBufferPointer(rebasing: key[start..<(offset + rest.count)])
-                        guard path.allSatisfy({ $0 < 0x80 }) else { continue }
-                        budget -= path.count
-                        guard let distance = Self.distance(term, path, atMost: maxEdits),
-                              let node = trie.descend(from: 0, at: 0, through: path)?.node,
-                              reported.insert(node << 2 | distance).inserted else { continue }
-                        results.append(trie.match(node, distance))
-                    }
+            index.suffixes.forEachOccurrence(of: rest, keyCount: index.keys.count) { key, suffixLength, _ in
+                budget -= 1
+                let range = index.keys.range(key)
+                guard budget > 0, suffixLength <= range.count else { return }
+                let key = UnsafeBufferPointer(start: bytes + range.lowerBound, count: range.count)
+                let offset = range.count - suffixLength
+                // Word starts w with offset - w within maxEdits of split.
+                guard offset - split + maxEdits >= 0 else { return }
+                for start in max(0, offset - split - maxEdits)...(offset - split + maxEdits) {
+                    guard start == 0 || key[start - 1] == 0x20 else { continue }
+                    let path = UnsafeBufferPointer(rebasing: key[start..<(offset + rest.count)])
+                    guard path.allSatisfy({ $0 < 0x80 }) else { continue }
+                    budget -= path.count
+                    guard let distance = Self.distance(term, path, atMost: maxEdits),
+                          let node = trie.descend(from: 0, at: 0, through: path)?.node,
+                          !found[enumerated...].contains(where: { $0.node == node && $0.distance == distance }) else { continue }
+                    found.append(trie.match(node, distance))
                 }
             }
         }
-        found += results
+        self.found = found
         self.budget = budget
     }
 
@@ -654,7 +656,7 @@ struct TypoSearch {
     /// count one), or nil past `atMost`. Only the cells within `atMost` of the diagonal are
     /// computed (a cell further off holds more than `atMost`): a band of 2 × atMost + 1 a row,
     /// where the whole row cost ten times as much on the names the split search measures.
-    static func distance(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>, atMost limit: Int) -> Int? {
+    static func distance(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, atMost limit: Int) -> Int? {
         let m = a.count, n = b.count
         guard abs(m - n) <= limit else { return nil }
         guard m > 0, n > 0 else { return max(m, n) }

@@ -496,7 +496,7 @@ struct TypoSearchTests {
             let a = word(), b = word()
             let expected = whole(a, b)
             for limit in 0...3 {
-                let banded = b.withUnsafeBufferPointer { TypoSearch.distance(a, $0, atMost: limit) }
+                let banded = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { TypoSearch.distance(a, $0, atMost: limit) } }
                 #expect(banded == (expected <= limit ? expected : nil), "\(a) \(b) within \(limit)")
             }
         }
