@@ -71,6 +71,12 @@ extension IndexSnapshot {
         postingStart.withUnsafeBufferPointer { pokesearch_prefetch($0.baseAddress! + first) }
     }
 
+    /// Asks for key `key`'s bytes (the line its offset is on must be read first: where that
+    /// misses too, several keys asked for in turn still wait for memory together).
+    @inline(__always) public func prefetchKey(_ key: Int) {
+        keys.bytes.withUnsafeBufferPointer { pokesearch_prefetch($0.baseAddress! + Int(keys.offsets[key])) }
+    }
+
     @inline(__always) public func postingRange(key: Int) -> Range<Int> {
         Int(postingStart[key])..<Int(postingStart[key + 1])
     }

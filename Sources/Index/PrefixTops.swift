@@ -1,3 +1,5 @@
+import CTrie
+
 /// Best-first document lists carried by the trie's nodes, so that a one-word query (the word
 /// being typed: "p", "pik", "pikachu") ranks without reading its whole key range.
 ///
@@ -138,6 +140,26 @@ public struct PrefixTops: Sendable {
             if Int(docPostings[mid] >> 8) < key { lowIndex = mid + 1 } else { highIndex = mid }
         }
         return lowIndex
+    }
+
+    /// Asks for `doc`'s postings (its first sixteen cache lines at most) ahead of reading
+    /// them, and `docKeyStart`'s entry of `later`, a document to be read after it. A loop
+    /// over candidates reads each one's postings by a binary search, a chain of misses when
+    /// the caches are cold; asked for two candidates ahead, the misses of several candidates
+    /// overlap instead of following one another (`pokesearch_prefetch`).
+    @inline(__always) public func prefetchPostings(of doc: Int, then later: Int) {
+        docKeyStart.withUnsafeBufferPointer { starts in
+            pokesearch_prefetch(starts.baseAddress! + later)
+            let start = Int(starts[doc]), end = min(Int(starts[doc + 1]), Int(starts[doc]) + 16 * 16)
+            docPostings.withUnsafeBufferPointer { postings in
+                var i = start
+                while i < end {
+                    pokesearch_prefetch(postings.baseAddress! + i)
+                    i += 16
+                }
+                if end > start { pokesearch_prefetch(postings.baseAddress! + end - 1) }
+            }
+        }
     }
 
     /// The entries of a node's list that are names (they come before the fields).
