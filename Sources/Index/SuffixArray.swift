@@ -1,3 +1,4 @@
+import CTrie
 import Glibc
 
 /// Every suffix of the keys that substring search reads (whole names, their compact forms,
@@ -196,6 +197,12 @@ public struct SuffixArray: Sendable {
                     }
                     var first = max(0, low - 1) * Self.sampleSpacing
                     var bound = min(above * Self.sampleSpacing, starts.count)
+                    // A search of one or two blocks reads some six suffixes, each a miss of
+                    // its own in turn when the caches are cold (the starts are read first):
+                    // all of theirs are asked for at once, so they wait for memory together.
+                    if bound - first <= 2 * Self.sampleSpacing {
+                        for i in first..<bound { pokesearch_prefetch(base + min(Int(starts[i]), text.count - 1)) }
+                    }
                     while first < bound {
                         let mid = (first + bound) >> 1
                         if order(mid) < 0 { first = mid + 1 } else { bound = mid }
@@ -229,6 +236,10 @@ public struct SuffixArray: Sendable {
             starts.withUnsafeBufferPointer { starts in
                 let base = text.baseAddress!
                 for i in found {
+                    // The occurrences are scattered over the text: each one's bytes asked for
+                    // eight ahead of reading them, their misses overlap (with cold caches,
+                    // "meg"'s hundreds of occurrences were as many misses one after another).
+                    if i + 8 < found.upperBound { pokesearch_prefetch(base + min(Int(starts[i + 8]), text.count - 1)) }
                     // The key index follows the suffix's zero, past the needle (which has none).
                     let start = Int(starts[i])
                     if !afterSpaces && start > 0 && start <= text.count && text[start - 1] == 0x20 { continue }
