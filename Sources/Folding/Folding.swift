@@ -163,10 +163,18 @@ public enum Folding {
         }
     }
 
+    /// The symbols and forms beyond letters that `foldByScalar` folds: fullwidth ASCII, ♀, ♂,
+    /// ★ and the typographic apostrophes (what corpus names hold besides letters and digits:
+    /// "★Sgr6859", "ＸＬ", "Tranch’Air").
+    @inlinable public static func isSymbolFoldedByScalar(_ v: UInt32) -> Bool {
+        (0xFF01...0xFF5E).contains(v) || v == 0x2640 || v == 0x2642 || v == 0x2605 || v == 0x2018 || v == 0x2019 || v == 0x2BC
+    }
+
     /// Text in scripts whose folding is a matter of each character alone (ASCII, accented
-    /// Latin letters, kana, hangul syllables, common han), folded without ICU, a character
-    /// at a time: what ICU's folding gives (a test checks every name of the corpus), at a
-    /// fraction of its cost. Nil for any other character (marks, symbols, other scripts).
+    /// Latin letters, kana, hangul syllables, common han; `isSymbolFoldedByScalar`), folded
+    /// without ICU, a character at a time: what ICU's folding gives (a test checks every name
+    /// of the corpus), at a fraction of its cost. Nil for any other character (marks, other
+    /// symbols, other scripts).
     static func foldByScalar(_ text: String) -> String? {
         var text = text
         return text.withUTF8 { foldByScalar(utf8: $0) }
@@ -199,7 +207,7 @@ public enum Folding {
         var i = 0
         while i < bytes.count {
             let lead = bytes[i]
-            let v: UInt32
+            var v: UInt32
             if lead < 0x80 {
                 v = UInt32(lead)
                 i += 1
@@ -212,6 +220,9 @@ public enum Folding {
             } else {
                 return nil // beyond the Basic Multilingual Plane: none of the scripts below
             }
+            // Fullwidth ASCII ("ＸＬ", "２７" in Japanese and Chinese names) is its ASCII
+            // character to NFKC, and then folds as that character does.
+            if (0xFF01...0xFF5E).contains(v) { v -= 0xFEE0 }
             switch v {
             case 0x30...0x39, 0x61...0x7A, 0x41...0x5A:
                 startWord()
@@ -229,6 +240,15 @@ public enum Folding {
                 output[count + 1] = UInt8(0x80 | (kept >> 6) & 0x3F)
                 output[count + 2] = UInt8(0x80 | kept & 0x3F)
                 count += 3
+            case 0x2640, 0x2642:
+                // ♀ and ♂, words of their own ("nidoran♀" → "nidoran f"), as `separateWords` has them.
+                pendingSpace = true
+                startWord()
+                output[count] = v == 0x2640 ? 0x66 : 0x6D
+                count += 1
+                pendingSpace = true
+            case 0x2605:
+                pendingSpace = true // ★, a symbol (★Sgr6859): it separates words, as ICU's folding has it
             case 0xC0...0x24F:
                 guard let folded = latinLetters[Int(v - 0xC0)] else { return nil }
                 startWord()

@@ -272,8 +272,9 @@ public enum QueryParser {
     }
 
     /// What `parseWords` reads at byte `i` of a query: an ASCII digit, capital, small letter,
-    /// space or other printable character, a common letter of 2–3 bytes (`isCommonLetter`),
-    /// or what only the general parser reads (query syntax, `-` starting a word (`inWord`
+    /// space or other printable character, a common letter of 2–3 bytes (`isCommonLetter`) or
+    /// a symbol folded as one (`Folding.isSymbolFoldedByScalar`: "★Sgr6859", "ＸＬ"), or what
+    /// only the general parser reads (query syntax, `-` starting a word (`inWord`
     /// false: a negation), controls, other scalars).
     enum PlainByte {
         case digit, capital, small, space, punctuation
@@ -304,7 +305,7 @@ public enum QueryParser {
             guard i + length <= bytes.count else { return .notPlain }
             var scalar = UInt32(byte & (length == 2 ? 0x1F : 0x0F))
             for k in 1..<length { scalar = scalar << 6 | UInt32(bytes[i + k] & 0x3F) }
-            return isCommonLetter(scalar) ? .letter(length: length) : .notPlain
+            return isCommonLetter(scalar) || Folding.isSymbolFoldedByScalar(scalar) ? .letter(length: length) : .notPlain
         default:
             return .notPlain // controls, four-byte scalars
         }
@@ -313,12 +314,12 @@ public enum QueryParser {
     /// An ASCII byte with a capital made small (how a word of letters and digits folds).
     @inline(__always) static func lowercasedASCII(_ byte: UInt8) -> UInt8 { byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) }
 
-    /// The folded text of a query that is one word, as `parse` makes it the query's only term,
-    /// a `.word` (what a completion's list answers), written into `output` (room for
-    /// `Folding.byScalarCapacity` of the query's bytes); its length, or nil when the query
-    /// is anything else: several words, a number (an id), syntax, a word whose folding
-    /// needs ICU or is empty or several words ("mr.mime"). No string is made.
-    static func foldedWord(_ bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+    /// The folded text of a query that is one word, as `parse` makes it the query's only term
+    /// (a `.word`, or a `.phrase` where it folds to several words: "multi-attack"), written
+    /// into `output` (room for `Folding.byScalarCapacity` of the query's bytes): its length
+    /// and how many words it holds, or nil when the query is anything else: several words, a
+    /// number (an id), syntax, a word whose folding needs ICU or is empty. No string is made.
+    static func foldedWord(_ bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, words: Int)? {
         guard !bytes.isEmpty, bytes.count <= maxLength else { return nil }
         var digitsOnly = true, lettersAndDigits = true
         var i = 0
@@ -351,8 +352,8 @@ public enum QueryParser {
             guard let folded = Folding.foldByScalar(utf8: bytes, into: output) else { return nil }
             count = folded
         }
-        guard count > 0, !UnsafeBufferPointer(rebasing: output[..<count]).contains(0x20) else { return nil }
-        return count
+        guard count > 0 else { return nil }
+        return (count, 1 + UnsafeBufferPointer(rebasing: output[..<count]).reduce(0) { $0 + ($1 == 0x20 ? 1 : 0) })
     }
 
     static func tokenize(_ scalars: [Unicode.Scalar], lenient: Bool) throws -> [Token] {

@@ -66,9 +66,10 @@ struct FoldingTests {
         let column = try table.index(of: "name", in: "names.tsv")
         var edges = (0xA0...0x2FF).compactMap(Unicode.Scalar.init).map { "x\(String($0))y \(String($0))" }
         edges += [0x3040, 0x3041, 0x3096, 0x3097, 0x3099, 0x309B, 0x30A0, 0x30A1, 0x30FA, 0x30FB, 0x30FC, 0x30FD, 0xAC00, 0xD7A3,
-                  0x4E00, 0x9FEF, 0x2018, 0x2019, 0x2BC, 0xB4, 0x2640].compactMap(Unicode.Scalar.init).map { "a\(String($0))ガ" }
+                  0x4E00, 0x9FEF, 0x2018, 0x2019, 0x2BC, 0xB4, 0x2604, 0x2605, 0x2606, 0x263F, 0x2640, 0x2641, 0x2642, 0x2643,
+                  0xFF00, 0xFF01, 0xFF07, 0xFF0D, 0xFF10, 0xFF19, 0xFF20, 0xFF21, 0xFF3A, 0xFF3F, 0xFF40, 0xFF41, 0xFF5A, 0xFF5E, 0xFF5F].compactMap(Unicode.Scalar.init).map { "a\(String($0))ガ" }
         var byCharacter = 0
-        for text in table.rows.map({ $0[column] }) + edges + ["Pokémon Épée", "ポケモン　センター", "ぽけもん", "Ｐｏｋｅ", "Flabébé", "é😀", "ガ𠀋ガ"] {
+        for text in table.rows.map({ $0[column] }) + edges + ["Pokémon Épée", "ポケモン　センター", "ぽけもん", "Ｐｏｋｅ", "Flabébé", "é😀", "ガ𠀋ガ", "Nidoran♂", "★Sgr6859", "★", "けいけんあめＸＬ", "招式學習器７５"] {
             guard let folded = Folding.foldByScalar(text) else { continue }
             #expect(folded == Folding.foldWithICU(text), "'\(text)'")
             byCharacter += 1

@@ -19,7 +19,7 @@ struct ParserTests {
         queries += names
         queries += ["", "   ", "25", "0025", "99999999999999999999999", "pikachu 25", "\tFire\nDragon\r", "a1", "1a", "MEW two",
                     "Mr. Mime", "Farfetch’d", "Farfetch'd", "porygon-z", "Porygon-Z 25", "pokémon ÉCLAIR", "ゲノセクト (アクアカセット)",
-                    "피카츄", "皮卡丘 25", "Nidoran♀", "fire, dragon!", "a - b", "x-", "(mega)", "Ｐｉｋａｃｈｕ", "ｐｉｋａ ２５"]
+                    "피카츄", "皮卡丘 25", "Nidoran♀", "Nidoran♂", "★Sgr6859", "★ ★", "ＰＰ", "Ｏ’ｋ", "Ｏ＇ｋ", "ａ＿ｂ", "ｘ－", "fire, dragon!", "a - b", "x-", "(mega)", "Ｐｉｋａｃｈｕ", "ｐｉｋａ ２５"]
         var fast = 0
         for query in queries {
             guard let words = QueryParser.parseWords(query) else { continue }
@@ -29,12 +29,13 @@ struct ParserTests {
         #expect(fast > 3_000)
         // Punctuation, accents and the common scripts take the fast path (the count above
         // would hold with plain ASCII alone).
-        for plain in ["Mr. Mime", "porygon-z", "pokémon ÉCLAIR", "ゲノセクト (アクアカセット)", "피카츄", "皮卡丘 25"] {
+        for plain in ["Mr. Mime", "porygon-z", "pokémon ÉCLAIR", "ゲノセクト (アクアカセット)", "피카츄", "皮卡丘 25", "Nidoran♀",
+                      "★Sgr6859", "けいけんあめＸＬ", "ｐｉｋａ ２５", "Tranch’Air", "Farfetch’d"] {
             #expect(QueryParser.parseWords(plain) != nil, "'\(plain)'")
         }
         // Syntax, and scalars whose class needs a lookup, go the general way.
         for syntax in ["type:fire", "-fire", "fire -flying", "\"mr mime\"", "*meleon", "ee?ee", "hp>100", "atk=5", "@fr:dracaufeu",
-                       "+25", "fire\u{3000}dragon", "fire\u{85}", "Nidoran♀", "😀", "a\u{7F}b", "a\u{0B}b", "a\u{0C}b"] {
+                       "+25", "fire\u{3000}dragon", "fire\u{85}", "©", "😀", "a\u{7F}b", "a\u{0B}b", "a\u{0C}b"] {
             #expect(QueryParser.parseWords(syntax) == nil, "'\(syntax)'")
         }
     }
