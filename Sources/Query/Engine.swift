@@ -191,8 +191,9 @@ public final class SearchEngine: Sendable {
     static let oneWordLength = 64
 
     /// A completion of one word being typed (the parser's simple term: letters and digits,
-    /// accented Latin, kana, hangul, han), answered from the trie node's list as the parsed
-    /// query would be (`answerFromTops`), folded on the stack without parsing: the parser's
+    /// accented Latin, kana, hangul, han; or such words joined by punctuation, a phrase),
+    /// answered from the trie node's list as the parsed query would be (`answerFromTops`,
+    /// `completionOfPhrase`), folded on the stack without parsing: the parser's
     /// term, its two strings and its array of clauses were almost half of such a completion's
     /// instructions ("jirachi": 1,300 of 2,900 with callgrind). Nil where the list cannot
     /// answer, or the word is not that simple: the parsed query then takes its course.
@@ -203,9 +204,10 @@ public final class SearchEngine: Sendable {
         return text.withUTF8 { bytes in
             guard bytes.count <= Self.oneWordLength else { return nil }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Folding.byScalarCapacity(bytes.count)) { output in
-                guard let count = QueryParser.foldedWord(bytes, into: output) else { return nil }
-                return answerFromTops(word: UnsafeBufferPointer(rebasing: output[..<count]), wanted: wanted, offset: 0,
-                                      completion: true)?.window
+                guard let (count, words) = QueryParser.foldedWord(bytes, into: output) else { return nil }
+                let folded = UnsafeBufferPointer(rebasing: output[..<count])
+                if words > 1 { return completionOfPhrase(folded, wanted: wanted)?.window }
+                return answerFromTops(word: folded, wanted: wanted, offset: 0, completion: true)?.window
             }
         }
     }
@@ -378,8 +380,12 @@ public final class SearchEngine: Sendable {
                 for doc in found.docs where !index.tops.hasKey(Int(doc), in: keyRange) { total += 1 }
             }
         }
-        // The list and the added entries, both best first, merged; a document's best entry
-        // comes first, its others are skipped.
+        return RankedWindow(window: merged(list: list, added: &added, wanted: wanted).dropFirst(offset), total: total)
+    }
+
+    /// The first `wanted` documents of a node's list and of entries found beside it (`added`,
+    /// any order), both as list entries: merged best first, each document at its best entry.
+    func merged(list: Range<Int>, added: inout [UInt32], wanted: Int) -> [(key: UInt64, doc: Int)] {
         added.sort()
         var window: [(key: UInt64, doc: Int)] = []
         window.reserveCapacity(wanted)
@@ -399,7 +405,44 @@ public final class SearchEngine: Sendable {
             if window.contains(where: { $0.doc == doc }) { continue }
             window.append((UInt64(entry >> 24) << 40 | UInt64(doc), doc))
         }
-        return RankedWindow(window: window.dropFirst(offset), total: total)
+        return window
+    }
+
+    /// A completion of a phrase typed as one word ("Multi-Attack", "Ho-Oh", "Nidoran♂": words
+    /// joined by what folds to a space), answered as its parsed term (`.phrase`) ranks: the
+    /// whole names starting with it (the node's list: a key holding a space is a whole name's),
+    /// those equal to it exact; the key equal to its compact form ("multiattack"), as a whole
+    /// word; the whole names where it starts a later word. Nil where the list cannot answer
+    /// (no name starts with it, or too few listed), for the parsed query to answer.
+    func completionOfPhrase(_ bytes: UnsafeBufferPointer<UInt8>, wanted: Int) -> RankedWindow? {
+        guard let node = index.prefixNode(bytes) else { return nil }
+        index.prefetchList(of: node)
+        let list = index.tops.names(node)
+        guard !list.isEmpty, list.count >= wanted || list.count < PrefixTops.capacity else { return nil }
+        var added: [UInt32] = []
+        if let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count) {
+            for p in index.postingRange(key: exactKey) where Posting.isWholeName(index.postings[p]) {
+                added.append(Self.listEntry(.exact, index.postings[p]))
+            }
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { compact in
+            let count = Folding.compact(bytes, into: compact)
+            guard let compactNode = index.prefixNode(UnsafeBufferPointer(rebasing: compact[..<count])),
+                  let key = index.keyEqualToPrefix(of: compactNode, length: count) else { return }
+            for p in index.postingRange(key: key) {
+                let raw = index.postings[p]
+                let role = Int((raw >> 1) & 7)
+                guard role != Int(KeyRole.field.rawValue) else { continue }
+                added.append((MatchContext.exactClass[role] << 1 | Posting.languageMiss(raw, display: PrefixTops.language)) << 24 | raw >> 8)
+            }
+        }
+        index.forEachKeyContaining(bytes, skipping: index.nodeKeys(node)) { key, offset, afterSpace in
+            guard IndexSnapshot.containmentClass(offset: offset, afterSpace: afterSpace) == .laterWordPrefix else { return }
+            for p in index.postingRange(key: key) where Posting.isWholeName(index.postings[p]) {
+                added.append(Self.listEntry(.laterWordPrefix, index.postings[p]))
+            }
+        }
+        return RankedWindow(window: merged(list: list, added: &added, wanted: wanted)[...], total: 0)
     }
 
     /// A completion's answer from a node's list of names (`list`): the whole names equal to

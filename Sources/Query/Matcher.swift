@@ -265,7 +265,7 @@ struct MatchContext {
 
     /// Match class by role (`KeyRole` raw values), for a key equal to the text and for a
     /// longer key.
-    private static let exactClass: [UInt32] = [0, 0, 1, 2, 4]
+    static let exactClass: [UInt32] = [0, 0, 1, 2, 4]
     private static let prefixClass: [UInt32] = [1, 1, 1, 2, 4]
 
     /// Records the postings of a range of keys starting with a text of `length` bytes (the

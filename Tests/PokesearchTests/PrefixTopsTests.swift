@@ -29,6 +29,25 @@ struct PrefixTopsTests {
         return queries
     }
 
+    /// Prefixes of names of several words typed as one, the words joined by a hyphen or a dot
+    /// ("multi-att", "mr.mi"): each a phrase, from its second word's first letter on.
+    static func phrasePrefixes() throws -> [String] {
+        let store = try Store(path: Fixture.database, readOnly: true)
+        var seen = Set<String>()
+        var queries: [String] = []
+        for (i, name) in try store.readFoldedNames().enumerated() where i % 5 == 0 {
+            let words = Folding.words(name.folded)
+            guard words.count > 1 else { continue }
+            let joined = Array(words.joined(separator: i % 2 == 0 ? "-" : ".").unicodeScalars)
+            let first = words[0].unicodeScalars.count
+            for length in (first + 2)...min(first + 8, joined.count) {
+                let prefix = String(String.UnicodeScalarView(joined[0..<length]))
+                if seen.insert(prefix).inserted { queries.append(prefix) }
+            }
+        }
+        return queries
+    }
+
     /// The full ranking's window and total, as `evaluate` gives them without the lists.
     static func fullRanking(_ parsed: ParsedQuery, _ options: SearchOptions, completion: Bool) throws -> (window: [UInt64], total: Int) {
         let engine = Fixture.engine
@@ -74,10 +93,13 @@ struct PrefixTopsTests {
         var shortcuts = 0, compared = 0
         let words = try Self.prefixes()
         #expect(words.count > 5_000)
+        let phrases = try Self.phrasePrefixes()
+        #expect(phrases.count > 2_000)
         let others = ["12", "25", "99999999999999999999", "tm01", "x1", "pikachu ", " pikachu", "pika-chu", "-pika", "mr.mime",
                       "farfetch'd", "nidoran♂", "ぴかちゅう", "ｐｉｋａ", "pokémon", "Pokémon", "É", "a*", "\u{7}a", "dragão",
+                      "★sgr6859", "★Sgr", "★", "けいけんあめＸＬ", "招式学习器２７", "ａｃ", "ａ＇ｃ", "＊", "★★",
                       String(repeating: "a", count: 65), ""]
-        for word in words + others {
+        for word in words + phrases + others {
             for text in Set([word, word.prefix(1).uppercased() + word.dropFirst(), word.uppercased()]) {
                 for (limit, language) in [(8, 0), (1, 0), (32, 0), (33, 0), (8, 1)] {
                     let parsed = try? engine.completeParsed(text, limit: limit, language: language, kinds: [])
@@ -90,10 +112,11 @@ struct PrefixTopsTests {
         }
         // The shortcut answers most of them; one that never fired would test nothing.
         #expect(shortcuts > compared / 2, "\(shortcuts) of \(compared) by the shortcut")
-        for text in ["12", "pikachu ", "-pika", "mr.mime", "nidoran♂", "ｐｉｋａ", ""] {
+        for text in ["12", "pikachu ", "-pika", "mr mime", "★", ""] {
             #expect(engine.completionOfOneWord(text, limit: 8, language: 0) == nil, "'\(text)'")
         }
-        for text in ["ぴかちゅう", "ピカチュウ", "피카츄", "皮卡丘", "Pokémon", "farfetch'd", "tm01"] {
+        for text in ["ぴかちゅう", "ピカチュウ", "피카츄", "皮卡丘", "Pokémon", "farfetch'd", "tm01", "ｐｉｋａ", "★Sgr6859", "けいけんあめＸＬ", "mr.mime", "Nidoran♂",
+                     "Multi-Attack", "ho-o"] {
             #expect(engine.completionOfOneWord(text, limit: 8, language: 0) != nil, "'\(text)'")
         }
         #expect(engine.completionOfOneWord("pikachu", limit: 8, language: 1) == nil)
