@@ -322,23 +322,24 @@ public enum QueryParser {
     static func foldedWord(_ bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, words: Int)? {
         guard !bytes.isEmpty, bytes.count <= maxLength else { return nil }
         var digitsOnly = true, lettersAndDigits = true
-        var i = 0
-        while i < bytes.count {
+        // The ASCII bytes read as the parser reads them; the others are left to the folding,
+        // which folds no scalar `plainByte` would not take as a letter (and none of four bytes),
+        // rather than decoded twice (a tenth of a completion in kana, hangul or han).
+        for i in bytes.indices {
+            guard bytes[i] < 0x80 else {
+                digitsOnly = false
+                lettersAndDigits = false
+                continue
+            }
             switch plainByte(bytes, i, inWord: i > 0) {
             case .digit:
-                i += 1
+                break
             case .capital, .small:
                 digitsOnly = false
-                i += 1
             case .punctuation:
                 digitsOnly = false
                 lettersAndDigits = false
-                i += 1
-            case .letter(let length):
-                digitsOnly = false
-                lettersAndDigits = false
-                i += length
-            case .space, .notPlain:
+            case .letter, .space, .notPlain:
                 return nil
             }
         }

@@ -97,7 +97,7 @@ struct PrefixTopsTests {
         #expect(phrases.count > 2_000)
         let others = ["12", "25", "99999999999999999999", "tm01", "x1", "pikachu ", " pikachu", "pika-chu", "-pika", "mr.mime",
                       "farfetch'd", "nidoran♂", "ぴかちゅう", "ｐｉｋａ", "pokémon", "Pokémon", "É", "a*", "\u{7}a", "dragão",
-                      "★sgr6859", "★Sgr", "★", "けいけんあめＸＬ", "招式学习器２７", "ａｃ", "ａ＇ｃ", "＊", "★★",
+                      "★sgr6859", "★Sgr", "★", "けいけんあめＸＬ", "招式学习器２７", "ａｃ", "ａ＇ｃ", "＊", "★★", "ア・イ", "a©b", "αβ", "x😀",
                       String(repeating: "a", count: 65), ""]
         for word in words + phrases + others {
             for text in Set([word, word.prefix(1).uppercased() + word.dropFirst(), word.uppercased()]) {
@@ -112,7 +112,7 @@ struct PrefixTopsTests {
         }
         // The shortcut answers most of them; one that never fired would test nothing.
         #expect(shortcuts > compared / 2, "\(shortcuts) of \(compared) by the shortcut")
-        for text in ["12", "pikachu ", "-pika", "mr mime", "★", ""] {
+        for text in ["12", "pikachu ", "-pika", "mr mime", "★", "ア・イ", "a©b", "x😀", ""] {
             #expect(engine.completionOfOneWord(text, limit: 8, language: 0) == nil, "'\(text)'")
         }
         for text in ["ぴかちゅう", "ピカチュウ", "피카츄", "皮卡丘", "Pokémon", "farfetch'd", "tm01", "ｐｉｋａ", "★Sgr6859", "けいけんあめＸＬ", "mr.mime", "Nidoran♂",
