@@ -123,6 +123,20 @@ struct PrefixTopsTests {
         #expect(engine.completionOfOneWord("pikachu", limit: 33, language: 0) == nil)
     }
 
+    /// A bare number's documents, found by id group, are those a scan of every document finds.
+    @Test func idsFindTheirDocumentsAsAScanDoes() {
+        let engine = Fixture.engine
+        let index = engine.index
+        let largest = Int(index.docID.max()!)
+        var found = 0
+        for id in [-1, Int(Int32.max), Int(Int32.max) + 1, Int.max] + Array(0...(largest + 1)) {
+            let scanned = (0..<index.docCount).filter { Int(index.docID[$0]) == id }.map(Int32.init)
+            #expect(engine.docs(withID: id) == scanned, "id \(id)")
+            found += scanned.count
+        }
+        #expect(found == index.docCount)
+    }
+
     @Test func listsStandAsideWhenTheyCannotAnswer() throws {
         let engine = Fixture.engine
         let parsed = try QueryParser.parse("pi")
