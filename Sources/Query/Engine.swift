@@ -463,7 +463,7 @@ public final class SearchEngine: Sendable {
                 let raw = index.postings[p]
                 let role = Int((raw >> 1) & 7)
                 guard role != Int(KeyRole.field.rawValue) else { continue }
-                added.append((MatchContext.exactClass[role] << 1 | Posting.languageMiss(raw, display: PrefixTops.language)) << 24 | raw >> 8)
+                added.append(Self.listEntry(classValue: MatchContext.exactClass[role], raw))
             }
         }
         index.forEachKeyContaining(bytes, skipping: index.nodeKeys(node)) { key, offset, afterSpace in
@@ -520,7 +520,12 @@ public final class SearchEngine: Sendable {
 
     /// A posting as a list entry (`placement << 24 | doc`) of a given match class.
     @inline(__always) static func listEntry(_ matchClass: MatchClass, _ posting: UInt32) -> UInt32 {
-        (UInt32(matchClass.rawValue) << 1 | Posting.languageMiss(posting, display: PrefixTops.language)) << 24 | posting >> 8
+        listEntry(classValue: UInt32(matchClass.rawValue), posting)
+    }
+
+    /// The same, for a match class's raw value.
+    @inline(__always) static func listEntry(classValue: UInt32, _ posting: UInt32) -> UInt32 {
+        (classValue << 1 | Posting.languageMiss(posting, display: PrefixTops.language)) << 24 | posting >> 8
     }
 
     /// Whether a text (UTF-8) is long enough to be matched as a substring: three scalars, or

@@ -413,15 +413,15 @@ struct MatchContext {
         }
         // A substring hit is at best a word prefix (class 2) in the display language.
         guard substrings, best >> 8 >= 2 << 1 else { return best == .max ? nil : best }
-        // Names containing the word further in (keys in `keys` start with it). A name in
-        // several languages is one key with a posting for each, side by side: it is searched
-        // once.
         // The names' keys asked for at once, before any is searched (each is a miss of its own
         // when the caches are cold: "rock meg" searches a candidate's names in ten languages).
         for i in Int(tops.docKeyStart[doc])..<end {
             let entry = tops.docPostings[i]
             if Posting.isWholeName(entry) { index.prefetchKey(Int(entry >> 8)) }
         }
+        // Names containing the word further in (keys in `keys` start with it). A name in
+        // several languages is one key with a posting for each, side by side: it is searched
+        // once.
         var searchedKey = -1
         var searchedClass: MatchClass? = nil
         for i in Int(tops.docKeyStart[doc])..<end {
