@@ -132,8 +132,8 @@ public final class SearchEngine: Sendable {
             if second != 255 && second != first { byType[Int(second)].append(Int32(doc)) }
         }
         docsByType = byType
-        // A counting sort (ids are small: a comparison sort cost a one-shot command half a
-        // millisecond).
+        // A counting sort (ids are small: a comparison sort of the corpus's 5,133 documents by
+        // id took 0.6 ms apart, a twentieth of a one-shot command).
         let idGroups = Int(min(max(index.docID.max() ?? 0, 0), 1 << 20)) + 1
         let group = { (id: Int32) in id >= 0 && Int(id) < idGroups ? Int(id) : idGroups }
         var starts = [Int32](repeating: 0, count: idGroups + 2)
@@ -151,12 +151,13 @@ public final class SearchEngine: Sendable {
         hitMaps = HitMapPool(docCount: index.docCount)
     }
 
-    /// The documents whose id is `id`, in document order.
-    func docs(withID id: Int) -> [Int32] {
+    /// The documents whose id is `id`, in document order (an id's group in place; the last
+    /// group, of ids beyond the others, looked through).
+    func docs(withID id: Int) -> ArraySlice<Int32> {
         let groups = idStarts.count - 2
         let g = id >= 0 && id < groups ? id : groups
         let docs = docsByID[Int(idStarts[g])..<Int(idStarts[g + 1])]
-        return g < groups ? Array(docs) : docs.filter { Int(index.docID[Int($0)]) == id }
+        return g < groups ? docs : ArraySlice(docs.filter { Int(index.docID[Int($0)]) == id })
     }
 
     /// Idle leases hold their pool (a lease in use must keep its maps' pool alive), and the
@@ -333,15 +334,14 @@ public final class SearchEngine: Sendable {
 
     /// The answer above for the word's bytes, `wanted` documents (the page's end) at most.
     func answerFromTops(word bytes: UnsafeBufferPointer<UInt8>, wanted: Int, offset: Int, completion: Bool) -> RankedWindow? {
-        guard let node = index.prefixNode(bytes) else { return nil }
-        index.prefetchList(of: node)
-        // The node's list (names only for a completion: a list ending in fields, or not full,
-        // holds every name of the range), and the entries the word adds to it.
-        let list = completion ? index.tops.names(node) : Int(index.tops.start[node])..<Int(index.tops.start[node + 1])
         if completion {
-            guard !list.isEmpty, list.count >= wanted || list.count < PrefixTops.capacity else { return nil }
+            guard let (node, list) = namesList(bytes, wanted: wanted) else { return nil }
             return completionFromTops(list: list, node: node, length: bytes.count, wanted: wanted, offset: offset)
         }
+        guard let node = index.prefixNode(bytes) else { return nil }
+        index.prefetchList(of: node)
+        // The node's list, and the entries the word adds to it.
+        let list = Int(index.tops.start[node])..<Int(index.tops.start[node + 1])
         // (Given room for two windows' worth where entries come: grown one at a time, the
         // array cost more than the entries.)
         var added: [UInt32] = []
@@ -413,6 +413,18 @@ public final class SearchEngine: Sendable {
         return RankedWindow(window: merged(list: list, added: &added, wanted: wanted).dropFirst(offset), total: total)
     }
 
+    /// The trie node a completion's folded text leads to, and its list of names, when that list
+    /// can give the completion's first `wanted` documents: it holds that many, or every name
+    /// of the node's range (a list ending in fields, or not full). Nil otherwise, or where no
+    /// key starts with the text.
+    func namesList(_ bytes: UnsafeBufferPointer<UInt8>, wanted: Int) -> (node: Int, list: Range<Int>)? {
+        guard let node = index.prefixNode(bytes) else { return nil }
+        index.prefetchList(of: node)
+        let list = index.tops.names(node)
+        guard !list.isEmpty, list.count >= wanted || list.count < PrefixTops.capacity else { return nil }
+        return (node, list)
+    }
+
     /// The first `wanted` documents of a node's list and of entries found beside it (`added`,
     /// any order), both as list entries: merged best first, each document at its best entry.
     func merged(list: Range<Int>, added: inout [UInt32], wanted: Int) -> [(key: UInt64, doc: Int)] {
@@ -445,10 +457,7 @@ public final class SearchEngine: Sendable {
     /// word; the whole names where it starts a later word. Nil where the list cannot answer
     /// (no name starts with it, or too few listed), for the parsed query to answer.
     func completionOfPhrase(_ bytes: UnsafeBufferPointer<UInt8>, wanted: Int) -> RankedWindow? {
-        guard let node = index.prefixNode(bytes) else { return nil }
-        index.prefetchList(of: node)
-        let list = index.tops.names(node)
-        guard !list.isEmpty, list.count >= wanted || list.count < PrefixTops.capacity else { return nil }
+        guard let (node, list) = namesList(bytes, wanted: wanted) else { return nil }
         var added: [UInt32] = []
         if let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count) {
             for p in index.postingRange(key: exactKey) where Posting.isWholeName(index.postings[p]) {

@@ -131,7 +131,7 @@ struct PrefixTopsTests {
         var found = 0
         for id in [-1, Int(Int32.max), Int(Int32.max) + 1, Int.max] + Array(0...(largest + 1)) {
             let scanned = (0..<index.docCount).filter { Int(index.docID[$0]) == id }.map(Int32.init)
-            #expect(engine.docs(withID: id) == scanned, "id \(id)")
+            #expect(Array(engine.docs(withID: id)) == scanned, "id \(id)")
             found += scanned.count
         }
         #expect(found == index.docCount)
