@@ -1,5 +1,6 @@
 import Corpus
 import Foundation
+@testable import Folding
 @testable import Query
 import Testing
 
@@ -38,6 +39,24 @@ struct ParserTests {
                        "+25", "fire\u{3000}dragon", "fire\u{85}", "©", "😀", "a\u{7F}b", "a\u{0B}b", "a\u{0C}b"] {
             #expect(QueryParser.parseWords(syntax) == nil, "'\(syntax)'")
         }
+    }
+
+    /// What the one-word completion leaves to the folding (`foldedWord` reads only ASCII with
+    /// the parser's byte classes) must be what the parser takes as a letter: every scalar of
+    /// two or three bytes the folding folds.
+    @Test func everyScalarTheFoldingTakesIsALetterToTheParser() {
+        var folded = 0
+        for value in UInt32(0x80)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value), Folding.foldByScalar(String(scalar)) != nil else { continue }
+            let bytes = Array(String(scalar).utf8)
+            let plain = bytes.withUnsafeBufferPointer { QueryParser.plainByte($0, 0, inWord: true) }
+            guard case .letter = plain else {
+                Issue.record("U+\(String(value, radix: 16)) is folded but not a letter to the parser")
+                continue
+            }
+            folded += 1
+        }
+        #expect(folded > 20_000)
     }
 
     @Test func termsPhrasesFiltersNegationWildcardsNumbers() throws {
