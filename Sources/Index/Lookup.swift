@@ -162,6 +162,13 @@ extension IndexSnapshot {
         }
     }
 
+    /// At least as many as the occurrences of `needle` in the keys the suffix array holds,
+    /// and at most 64 more than those of its first eight bytes: what reading them costs,
+    /// found in the array's samples alone.
+    public func substringOccurrenceBound(_ needle: UnsafeBufferPointer<UInt8>) -> Int {
+        suffixes.sampledBlocks(startingWith: needle).count
+    }
+
     /// Keys the suffix array holds that contain `needle`, sorted, without duplicates: those
     /// starting with it (the prefix range's) and those holding it further in.
     public func keysContaining(_ needle: [UInt32]) -> [Int] {

@@ -161,68 +161,82 @@ public struct SuffixArray: Sendable {
         forEachOccurrence(in: suffixes(startingWith: needle), needleLength: needle.count, keyCount: keyCount, body)
     }
 
-    /// The suffixes starting with `needle`: positions in sorted order, as many as it has
-    /// occurrences (a caller can size its tables before reading them).
-    func suffixes(startingWith needle: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+    /// The blocks of suffixes that hold those starting with `needle`, found in the sample
+    /// heads alone (a small array): between the last sample whose head is below the
+    /// needle's and the first whose head is above. Empty for a needle no suffix can start with.
+    func sampledBlocks(startingWith needle: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         guard needle.count > 0, !starts.isEmpty, memchr(needle.baseAddress!, 0, needle.count) == nil else { return 0..<0 }
         // The needle's first eight bytes as samples are read, and which of them it has.
         let needleHead = Self.head(needle, from: 0)
         let headMask: UInt64 = needle.count >= 8 ? .max : ~(UInt64.max >> UInt64(needle.count * 8))
+        return sampleHeads.withUnsafeBufferPointer { samples in
+            var low = 0, high = samples.count
+            while low < high {
+                let mid = (low + high) >> 1
+                if samples[mid] & headMask < needleHead { low = mid + 1 } else { high = mid }
+            }
+            // The samples with the needle's head follow: few for most needles, so found by
+            // galloping from there rather than by a second search of them all.
+            var known = low, probe = low, step = 1
+            while probe < samples.count && samples[probe] & headMask <= needleHead {
+                known = probe + 1
+                probe += step
+                step <<= 1
+            }
+            var above = known
+            high = min(probe, samples.count)
+            while above < high {
+                let mid = (above + high) >> 1
+                if samples[mid] & headMask <= needleHead { above = mid + 1 } else { high = mid }
+            }
+            return max(0, low - 1) * Self.sampleSpacing..<min(above * Self.sampleSpacing, starts.count)
+        }
+    }
+
+    /// The suffixes starting with `needle`: positions in sorted order, as many as it has
+    /// occurrences (a caller can size its tables before reading them).
+    func suffixes(startingWith needle: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        let blocks = sampledBlocks(startingWith: needle)
+        guard !blocks.isEmpty else { return 0..<0 }
         return text.withUnsafeBufferPointer { text in
             starts.withUnsafeBufferPointer { starts in
-                sampleHeads.withUnsafeBufferPointer { samples in
-                    let base = text.baseAddress!
-                    // Below zero, zero or above as suffix i sorts before the needle, starts
-                    // with it, or sorts after it. A suffix shorter than the needle differs
-                    // from it at its zero at the latest.
-                    @inline(__always) func order(_ i: Int) -> Int32 {
-                        let start = min(Int(starts[i]), text.count)
-                        let available = text.count - start
-                        let c = memcmp(base + start, needle.baseAddress!, min(available, needle.count))
-                        return c != 0 ? c : available < needle.count ? -1 : 0
-                    }
-                    // The samples (every `sampleSpacing`th suffix's head, a small array) narrow
-                    // the first suffix starting with the needle to the blocks between the last
-                    // sample whose head is below the needle's and the first whose head is above.
-                    var low = 0, high = samples.count
-                    while low < high {
-                        let mid = (low + high) >> 1
-                        if samples[mid] & headMask < needleHead { low = mid + 1 } else { high = mid }
-                    }
-                    high = samples.count
-                    var above = low
-                    while above < high {
-                        let mid = (above + high) >> 1
-                        if samples[mid] & headMask <= needleHead { above = mid + 1 } else { high = mid }
-                    }
-                    var first = max(0, low - 1) * Self.sampleSpacing
-                    var bound = min(above * Self.sampleSpacing, starts.count)
-                    // A search of one or two blocks reads some six suffixes, each a miss of
-                    // its own in turn when the caches are cold (the starts are read first):
-                    // all of theirs are asked for at once, so they wait for memory together.
-                    if bound - first <= 2 * Self.sampleSpacing {
-                        for i in first..<bound { pokesearch_prefetch(base + min(Int(starts[i]), text.count - 1)) }
-                    }
-                    while first < bound {
-                        let mid = (first + bound) >> 1
-                        if order(mid) < 0 { first = mid + 1 } else { bound = mid }
-                    }
-                    // The suffixes starting with it follow: gallop to the first that does not.
-                    guard first < starts.count, order(first) == 0 else { return 0..<0 }
-                    var known = first, probe = first + 1, step = 1
-                    while probe < starts.count && order(probe) == 0 {
-                        known = probe
-                        probe += step
-                        step <<= 1
-                    }
-                    var last = known + 1
-                    bound = min(probe, starts.count)
-                    while last < bound {
-                        let mid = (last + bound) >> 1
-                        if order(mid) == 0 { last = mid + 1 } else { bound = mid }
-                    }
-                    return first..<last
+                let base = text.baseAddress!
+                // Below zero, zero or above as suffix i sorts before the needle, starts
+                // with it, or sorts after it. A suffix shorter than the needle differs
+                // from it at its zero at the latest.
+                @inline(__always) func order(_ i: Int) -> Int32 {
+                    let start = min(Int(starts[i]), text.count)
+                    let available = text.count - start
+                    let c = memcmp(base + start, needle.baseAddress!, min(available, needle.count))
+                    return c != 0 ? c : available < needle.count ? -1 : 0
                 }
+                var first = blocks.lowerBound
+                var bound = blocks.upperBound
+                // A search of one or two blocks reads some six suffixes, each a miss of
+                // its own in turn when the caches are cold (the starts are read first):
+                // all of theirs are asked for at once, so they wait for memory together.
+                if bound - first <= 2 * Self.sampleSpacing {
+                    for i in first..<bound { pokesearch_prefetch(base + min(Int(starts[i]), text.count - 1)) }
+                }
+                while first < bound {
+                    let mid = (first + bound) >> 1
+                    if order(mid) < 0 { first = mid + 1 } else { bound = mid }
+                }
+                // The suffixes starting with it follow: gallop to the first that does not.
+                guard first < starts.count, order(first) == 0 else { return 0..<0 }
+                var known = first, probe = first + 1, step = 1
+                while probe < starts.count && order(probe) == 0 {
+                    known = probe
+                    probe += step
+                    step <<= 1
+                }
+                var last = known + 1
+                bound = min(probe, starts.count)
+                while last < bound {
+                    let mid = (last + bound) >> 1
+                    if order(mid) == 0 { last = mid + 1 } else { bound = mid }
+                }
+                return first..<last
             }
         }
     }

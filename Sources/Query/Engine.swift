@@ -89,9 +89,9 @@ struct TermSlot {
     var hits: HitMap?
     var located: MatchContext.TermNode? = nil
     /// A deferred word (its hits come after the other terms'): the keys it matches, and
-    /// their postings.
+    /// what matching it in full costs, in postings' worth (its postings, and `MatchContext.substringCost`).
     var deferredKeys: Range<Int>? = nil
-    var postings = 0
+    var cost = 0
     /// A deferred word's hits read on the candidates only (matched in full when typos may
     /// be needed).
     var readOnCandidates = false
@@ -537,6 +537,17 @@ public final class SearchEngine: Sendable {
         (classValue << 1 | Posting.languageMiss(posting, display: PrefixTops.language)) << 24 | posting >> 8
     }
 
+    /// What reading a word on one candidate costs, in postings' worth, where the word is
+    /// also looked for inside the candidate's names: searching each of its names in each
+    /// language (3,800 instructions a candidate for "che", with callgrind). With
+    /// `MatchContext.occurrenceCost`, tuned on the benchmark's searches (instructions summed
+    /// with callgrind over the 150 slowest and over all): occurrences left uncounted (16
+    /// here, as before) made the word with fewest postings match first in full however many
+    /// names hold it ("fire flying tal": "tal", in 500 names, then "fire" and "flying" in
+    /// full); counted (2 each, 48 here), the 150 slowest take 4% fewer instructions, all as
+    /// many, "fire flying tal" 3.3 times fewer, "normal ter tera" 12 times.
+    static let substringReadingCost = 48
+
     /// Whether a text (UTF-8) is long enough to be matched as a substring: three scalars, or
     /// two when any is beyond ASCII (other scripts, whose names are shorter). Counted on the
     /// bytes: scalars start at every byte but continuation bytes.
@@ -617,7 +628,7 @@ public final class SearchEngine: Sendable {
                 if deferring, !negated, let located, !(key.map(deferredTexts.contains) ?? false) {
                     if let key { deferredTexts.append(key) }
                     if let words = context.deferrable(term, located) {
-                        slots.append(TermSlot(clause: clause, hits: nil, located: located, deferredKeys: words.keys, postings: words.postings))
+                        slots.append(TermSlot(clause: clause, hits: nil, located: located, deferredKeys: words.keys, cost: words.postings))
                         continue
                     }
                 }
@@ -652,7 +663,7 @@ public final class SearchEngine: Sendable {
         // (Found among the slots, a deferred word having no hits yet: queries have a few.)
         func rarestDeferred() -> Int? {
             var rarest: Int? = nil
-            for i in slots.indices where slots[i].hits == nil && (rarest.map { slots[i].postings < slots[$0].postings } ?? true) { rarest = i }
+            for i in slots.indices where slots[i].hits == nil && (rarest.map { slots[i].cost < slots[$0].cost } ?? true) { rarest = i }
             return rarest
         }
         func matchInFull(_ slot: Int) throws {
@@ -660,6 +671,13 @@ public final class SearchEngine: Sendable {
             let hits = try context.match(term, allowTypos: true, located: slots[slot].located)
             if context.budget.isSpent { throw Self.tooBroad(term) }
             slots[slot].hits = hits
+        }
+        // Which word of a search is matched first, and which in full rather than on
+        // candidates, counts the names holding each further in (a query of one word has no
+        // choice to make; a completion's words match no substrings, but for a rare word of
+        // several, and copying each term to tell costs its multi-word completions 3%).
+        if slots.count > 1 && !completion {
+            for i in slots.indices where slots[i].hits == nil { slots[i].cost += context.substringCost(parsed.term(slots[i].clause)) }
         }
         if !slots.contains(where: { $0.hits != nil }), let rarest = rarestDeferred() {
             try matchInFull(rarest)
@@ -672,12 +690,9 @@ public final class SearchEngine: Sendable {
             let term = parsed.term(slots[slot].clause)
             let keys = slots[slot].deferredKeys!
             // Reading a candidate costs a few postings' worth; looking for the word inside
-            // each of its names (a search's substrings) costs tens, but then matching the word
-            // in full also reads every name holding it further in, which its postings do not
-            // count. Measured on the benchmark's multi-word searches, 16 balances the two (64
-            // made "dawn stone" half as costly again, 8 the two-term searches 10% more).
+            // each of its names (a search's substrings) costs tens (`substringReadingCost`).
             let substrings = context.matchesSubstrings(term)
-            if slots[slot].postings <= (substrings ? 16 : 4) * candidates.count {
+            if slots[slot].cost <= (substrings ? Self.substringReadingCost : 4) * candidates.count {
                 try matchInFull(slot)
                 let hits = slots[slot].hits!
                 candidates.removeAll { !hits.contains(Int($0)) }

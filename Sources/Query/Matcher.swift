@@ -372,6 +372,18 @@ struct MatchContext {
         return (keys, postings)
     }
 
+    /// What matching a word in full reads beside its postings, in postings' worth: for a word
+    /// also matched inside names, its occurrences there (as the suffix array's samples bound
+    /// them), each found in the suffix array and its key's postings read (a name spelt alike
+    /// in many languages has one for each).
+    func substringCost(_ term: Term) -> Int {
+        guard matchesSubstrings(term) else { return 0 }
+        return Self.occurrenceCost * (term.text.utf8.withContiguousStorageIfAvailable(index.substringOccurrenceBound) ?? 0)
+    }
+
+    /// Tuned with `SearchEngine.substringReadingCost` on the benchmark's searches (see there).
+    static let occurrenceCost = 2
+
     /// Whether a word term also matches substrings of names (a search's word of three
     /// scalars or more, two in other scripts), or for a completion, names with a later word
     /// where it starts (see `matchesWordStarts`).

@@ -71,6 +71,30 @@ struct SuffixArrayTests {
         #expect(!range.isEmpty && inRange == 0 && outside > 0)
     }
 
+    /// The bound a query's planning reads from the samples alone holds every occurrence the
+    /// full search finds, and overshoots by two blocks at most (a rare text is not priced as a
+    /// common one): beyond the occurrences of its first eight bytes, what the samples hold.
+    @Test func occurrenceBoundsHoldEveryOccurrenceAndLittleMore() {
+        let index = Fixture.engine.index
+        let needles = Self.needles(index) + ["che", "mega", "tal", "e", "a"].map { Array($0.utf8) }
+        var common = 0
+        for needle in needles {
+            needle.withUnsafeBufferPointer { needle in
+                let found = index.suffixes.suffixes(startingWith: needle)
+                let blocks = index.suffixes.sampledBlocks(startingWith: needle)
+                let text = String(decoding: needle, as: UTF8.self)
+                #expect(found.isEmpty || (blocks.contains(found.lowerBound) && blocks.upperBound >= found.upperBound), "'\(text)'")
+                let bound = index.substringOccurrenceBound(needle)
+                let head = index.suffixes.suffixes(startingWith: UnsafeBufferPointer(rebasing: needle.prefix(8)))
+                #expect(bound >= found.count && bound <= head.count + 2 * SuffixArray.sampleSpacing,
+                        "'\(text)': bound \(bound), \(found.count) occurrences")
+                if found.count > 10 * SuffixArray.sampleSpacing { common += 1 }
+            }
+        }
+        // Texts held by thousands of keys are among them (the bound's block search gallops).
+        #expect(common >= 5)
+    }
+
     /// Occurrences after a space can be left out of a search for a word without spaces
     /// because each is the start of a word of a name, and that word is a key of its own with
     /// the same document, language and transliteration: in the word's prefix range.
