@@ -212,8 +212,16 @@ public final class SearchEngine: Sendable {
     /// Suggestions for text being typed: the last word is a prefix of a name word, earlier
     /// words must match whole words (of names or fields, as in a search).
     public func complete(_ text: String, limit: Int = 8, language: Int = 0, kinds: Set<Kind> = []) throws -> Suggestions {
-        if kinds.isEmpty, let window = completionOfOneWord(text, limit: limit, language: language) {
-            return Suggestions(index: index, language: language, window: window)
+        if kinds.isEmpty {
+            switch completionOfOneWord(text, limit: limit, language: language) {
+            case .answered(let window):
+                return Suggestions(index: index, language: language, window: window)
+            case .unanswered(let term):
+                return try completion(of: ParsedQuery(clauses: [QueryClause(.term(term))], language: nil), text: text,
+                                      limit: limit, language: language, kinds: kinds, listsTried: true)
+            case .notOneWord:
+                break
+            }
         }
         return try completeParsed(text, limit: limit, language: language, kinds: kinds)
     }
@@ -221,24 +229,41 @@ public final class SearchEngine: Sendable {
     /// The longest word `completionOfOneWord` takes (folded on the stack).
     static let oneWordLength = 64
 
+    /// What `completionOfOneWord` made of a text.
+    enum OneWordCompletion {
+        /// The completion, from the trie's lists.
+        case answered(ArraySlice<(key: UInt64, doc: Int)>)
+        /// One word the lists cannot answer (misspelt, past their window or their display
+        /// language): its term, as the parser makes it, for the ranking to match.
+        case unanswered(Term)
+        /// Anything else, for the parser.
+        case notOneWord
+    }
+
     /// A completion of one word being typed (the parser's simple term: letters and digits,
     /// accented Latin, kana, hangul, han; or such words joined by punctuation, a phrase),
     /// answered from the trie node's list as the parsed query would be (`answerFromTops`,
     /// `completionOfPhrase`), folded on the stack without parsing: the parser's
     /// term, its two strings and its array of clauses were almost half of such a completion's
-    /// instructions ("jirachi": 1,300 of 2,900 with callgrind). Nil where the list cannot
-    /// answer, or the word is not that simple: the parsed query then takes its course.
-    func completionOfOneWord(_ text: String, limit: Int, language: Int) -> ArraySlice<(key: UInt64, doc: Int)>? {
+    /// instructions ("jirachi": 1,300 of 2,900 with callgrind). Where the lists cannot answer,
+    /// the word's term is made from its folding, not parsed again (a misspelt word's
+    /// completion, "giraitna", took 2,200 of its 11,800 instructions to parse it, and to look
+    /// for its list a second time).
+    func completionOfOneWord(_ text: String, limit: Int, language: Int) -> OneWordCompletion {
         let wanted = max(1, min(limit, SearchOptions.maxLimit))
-        guard Self.listsRank(language: language, wanted: wanted) else { return nil }
+        let listsRank = Self.listsRank(language: language, wanted: wanted)
         var text = text
         return text.withUTF8 { bytes in
-            guard bytes.count <= Self.oneWordLength else { return nil }
+            guard bytes.count <= Self.oneWordLength else { return .notOneWord }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Folding.byScalarCapacity(bytes.count)) { output in
-                guard let (count, words) = QueryParser.foldedWord(bytes, into: output) else { return nil }
+                guard let (count, words) = QueryParser.foldedWord(bytes, into: output) else { return .notOneWord }
                 let folded = UnsafeBufferPointer(rebasing: output[..<count])
-                if words > 1 { return completionOfPhrase(folded, wanted: wanted)?.window }
-                return answerFromTops(word: folded, wanted: wanted, offset: 0, completion: true)?.window
+                if listsRank, let answer = words > 1 ? completionOfPhrase(folded, wanted: wanted)
+                    : answerFromTops(word: folded, wanted: wanted, offset: 0, completion: true) {
+                    return .answered(answer.window)
+                }
+                return .unanswered(Term(text: String(decoding: folded, as: UTF8.self), raw: String(decoding: bytes, as: UTF8.self),
+                                        shape: words > 1 ? .phrase : .word, language: nil, position: 0))
             }
         }
     }
@@ -249,19 +274,26 @@ public final class SearchEngine: Sendable {
         // (The last byte tells an ASCII ending, the last scalar any other.)
         let typingLastWord = text.utf8.last.flatMap { $0 < 0x80 ? !QueryParser.isWhitespace(Unicode.Scalar($0)) : nil }
             ?? text.unicodeScalars.last.map { !QueryParser.isWhitespace($0) } ?? false
-        var options = SearchOptions()
-        options.limit = max(1, min(limit, SearchOptions.maxLimit))
-        options.language = language
-        options.kinds = kinds
         let lastTerm = parsed.clauses.lastIndex { if case .term = $0.clause { return !$0.negated } else { return false } }
         for i in parsed.clauses.indices where !(typingLastWord && i == lastTerm) {
             parsed.clauses[i].clause.markWholeWord()
         }
+        return try completion(of: parsed, text: text, limit: limit, language: language, kinds: kinds, listsTried: false)
+    }
+
+    /// The completion of a query read from `text`, its words typed out marked so
+    /// (`listsTried`: the trie's lists could not answer it).
+    func completion(of parsed: ParsedQuery, text: String, limit: Int, language: Int, kinds: Set<Kind>,
+                    listsTried: Bool) throws -> Suggestions {
+        var options = SearchOptions()
+        options.limit = max(1, min(limit, SearchOptions.maxLimit))
+        options.language = language
+        options.kinds = kinds
         if parsed.isEmpty {
             let ranked = Self.symbolsAlone(text).map { namesHolding($0, options: options, completion: true) } ?? []
             return Suggestions(index: index, language: language, window: window(ranked, options))
         }
-        let ranked = try evaluate(parsed, options: options, completion: true)
+        let ranked = try evaluate(parsed, options: options, completion: true, listsTried: listsTried)
         defer { ranked.lease?.release() }
         return Suggestions(index: index, language: language, window: ranked.window)
     }
@@ -285,11 +317,11 @@ public final class SearchEngine: Sendable {
         return SearchResponse(results: results(ranked.window, positives: ranked.positives, options: options), total: ranked.total)
     }
 
-    func evaluate(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) throws -> RankedWindow {
+    func evaluate(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, listsTried: Bool = false) throws -> RankedWindow {
         guard !parsed.isEmpty else {
             throw QueryError("nothing to search for: give a name, a word or a filter", position: 0, part: "")
         }
-        if let answer = answerFromTops(parsed, options: options, completion: completion) { return answer }
+        if !listsTried, let answer = answerFromTops(parsed, options: options, completion: completion) { return answer }
         let lease = hitMaps.lease()
         let (ranked, positives) = try rank(parsed, options: options, completion: completion, lease: lease)
         let total = ranked.count

@@ -90,7 +90,7 @@ struct PrefixTopsTests {
     /// the parser.
     @Test func oneWordsCompleteAsParsed() throws {
         let engine = Fixture.engine
-        var shortcuts = 0, compared = 0
+        var shortcuts = 0, unanswered = 0, compared = 0
         let words = try Self.prefixes()
         #expect(words.count > 5_000)
         let phrases = try Self.phrasePrefixes()
@@ -99,28 +99,53 @@ struct PrefixTopsTests {
                       "farfetch'd", "nidoran♂", "ぴかちゅう", "ｐｉｋａ", "pokémon", "Pokémon", "É", "a*", "\u{7}a", "dragão",
                       "★sgr6859", "★Sgr", "★", "けいけんあめＸＬ", "招式学习器２７", "ａｃ", "ａ＇ｃ", "＊", "★★", "ア・イ", "a©b", "αβ", "x😀",
                       String(repeating: "a", count: 65), ""]
-        for word in words + phrases + others {
+        // Misspelt words (no list answers them, the typo search does): in every 25th word of
+        // four scalars or more, two swapped, one changed, one dropped.
+        let misspelt = stride(from: 0, to: words.count, by: 25).flatMap { i -> [String] in
+            let scalars = Array(words[i].unicodeScalars)
+            guard scalars.count >= 4 else { return [] }
+            var swapped = scalars, changed = scalars, dropped = scalars
+            swapped.swapAt(1, 2)
+            changed[2] = "q"
+            dropped.remove(at: 1)
+            return [swapped, changed, dropped].map { String(String.UnicodeScalarView($0)) }
+        }
+        #expect(misspelt.count > 300)
+        for word in words + phrases + misspelt + others {
             for text in Set([word, word.prefix(1).uppercased() + word.dropFirst(), word.uppercased()]) {
                 for (limit, language) in [(8, 0), (1, 0), (32, 0), (33, 0), (8, 1)] {
                     let parsed = try? engine.completeParsed(text, limit: limit, language: language, kinds: [])
                     let completed = try? engine.complete(text, limit: limit, language: language)
                     #expect(completed.map(Array.init) == parsed.map(Array.init), "'\(text)' limit \(limit) language \(language)")
-                    if engine.completionOfOneWord(text, limit: limit, language: language) != nil { shortcuts += 1 }
+                    switch engine.completionOfOneWord(text, limit: limit, language: language) {
+                    case .answered: shortcuts += 1
+                    case .unanswered(let term):
+                        // The term made from the folding is the one the parser makes.
+                        #expect(try QueryParser.parse(text, lenient: true) == ParsedQuery(clauses: [QueryClause(.term(term))], language: nil),
+                                "'\(text)'")
+                        unanswered += 1
+                    case .notOneWord: break
+                    }
                     compared += 1
                 }
             }
         }
         // The shortcut answers most of them; one that never fired would test nothing.
         #expect(shortcuts > compared / 2, "\(shortcuts) of \(compared) by the shortcut")
+        #expect(unanswered > 1_000, "\(unanswered) of \(compared) matched as a term made from the folding")
         for text in ["12", "pikachu ", "-pika", "mr mime", "★", "ア・イ", "a©b", "x😀", ""] {
-            #expect(engine.completionOfOneWord(text, limit: 8, language: 0) == nil, "'\(text)'")
+            guard case .notOneWord = engine.completionOfOneWord(text, limit: 8, language: 0) else { Issue.record("'\(text)'"); continue }
         }
         for text in ["ぴかちゅう", "ピカチュウ", "피카츄", "皮卡丘", "Pokémon", "farfetch'd", "tm01", "ｐｉｋａ", "★Sgr6859", "けいけんあめＸＬ", "mr.mime", "Nidoran♂",
                      "Multi-Attack", "ho-o"] {
-            #expect(engine.completionOfOneWord(text, limit: 8, language: 0) != nil, "'\(text)'")
+            guard case .answered = engine.completionOfOneWord(text, limit: 8, language: 0) else { Issue.record("'\(text)'"); continue }
         }
-        #expect(engine.completionOfOneWord("pikachu", limit: 8, language: 1) == nil)
-        #expect(engine.completionOfOneWord("pikachu", limit: 33, language: 0) == nil)
+        for (limit, language) in [(8, 1), (33, 0)] {
+            guard case .unanswered = engine.completionOfOneWord("pikachu", limit: limit, language: language) else {
+                Issue.record("limit \(limit) language \(language)"); continue
+            }
+        }
+        guard case .unanswered = engine.completionOfOneWord("giraitna", limit: 8, language: 0) else { Issue.record("giraitna"); return }
     }
 
     /// A bare number's documents, found by id group, are those a scan of every document finds.
