@@ -1,3 +1,4 @@
+import Catalog
 import Corpus
 import Folding
 @testable import Index
@@ -160,6 +161,28 @@ struct PrefixTopsTests {
             found += scanned.count
         }
         #expect(found == index.docCount)
+    }
+
+    /// Ids past the counting sort's groups (2^20 and more: none in the corpus) share its
+    /// last group, which is looked through for the id asked for.
+    @Test func idsPastTheGroupsAreFoundInTheLastGroup() throws {
+        var tables = Fixture.corpusTables
+        for (id, slug) in [(3_000_000, "farthest-ball"), (2_000_000, "farther-ball"), (1 << 20, "far-ball")] {
+            tables.tables["items"]!.rows.append(["\(id)", slug, "standard-balls", "pokeballs", "0", ""])
+        }
+        let corpus = try Corpus(tables: tables)
+        let documents = Documents(corpus: corpus)
+        let engine = SearchEngine(index: IndexBuilder.build(IndexInput(entities: documents.entities, names: documents.names,
+                                                                       fields: documents.fields, corpus: corpus)))
+        let index = engine.index
+        for id in [1 << 20, 2_000_000, 2_500_000, 3_000_000, Int(Int32.max)] {
+            let scanned = (0..<index.docCount).filter { Int(index.docID[$0]) == id }.map(Int32.init)
+            #expect(Array(engine.docs(withID: id)) == scanned, "id \(id)")
+            #expect(scanned.count == (id == 2_500_000 || id == Int(Int32.max) ? 0 : 1), "id \(id)")
+        }
+        #expect(try engine.search("2000000").results.map { (result: SearchResult) in result.slug } == ["farther-ball"])
+        #expect(try engine.search("\(1 << 20)").results.map { (result: SearchResult) in result.slug } == ["far-ball"])
+        #expect(try engine.search("2500000").results.isEmpty)
     }
 
     @Test func listsStandAsideWhenTheyCannotAnswer() throws {
