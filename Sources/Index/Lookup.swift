@@ -639,31 +639,57 @@ struct TypoSearch {
         var budget = self.budget
         let index = self.index
         let maxEdits = self.maxEdits
-        index.withTrie { trie in
-            let bytes = trie.bytes
-            index.suffixes.forEachOccurrence(of: rest, keyCount: index.keys.count) { key, suffixLength, _ in
-                budget -= 1
-                let range = index.keys.range(key)
-                guard budget > 0, suffixLength <= range.count else { return }
-                let key = UnsafeBufferPointer(start: bytes + range.lowerBound, count: range.count)
-                let offset = range.count - suffixLength
-                // Word starts w with offset - w within maxEdits of split.
-                guard offset - split + maxEdits >= 0 else { return }
-                for start in max(0, offset - split - maxEdits)...(offset - split + maxEdits) {
-                    guard start == 0 || key[start - 1] == 0x20 else { continue }
-                    let path = UnsafeBufferPointer(rebasing: key[start..<(offset + rest.count)])
-                    guard path.allSatisfy({ $0 < 0x80 }) else { continue }
-                    budget -= path.count
-                    guard let distance = Self.distance(term, path, atMost: maxEdits),
-                          let node = trie.descend(from: 0, at: 0, through: path)?.node,
-                          !found[enumerated...].contains(where: { $0.node == node && $0.distance == distance }) else { continue }
-                    found.append(trie.match(node, distance))
+        // The paths measured, kept in a small open-addressed table on the stack (a path's start
+        // in the keys' bytes << 16 | its length; 0: empty): most keys holding the rest hold it
+        // in the same few words ("thunder" in every name of a Thunder move), and a path
+        // measured once need not be again ("pikachu thunder" completed: 443,000 instructions,
+        // most of them measuring "thunder" again). Once half full, it takes no more.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.measuredSlots) { measured in
+            measured.initialize(repeating: 0)
+            var recorded = 0
+            index.withTrie { trie in
+                let bytes = trie.bytes
+                /// Whether `path` (at `pathStart` in the keys' bytes) was measured, recording it if not.
+                func measuredBefore(_ path: UnsafeBufferPointer<UInt8>, at pathStart: Int) -> Bool {
+                    var slot = KeyTable.hash(path) & (measured.count - 1)
+                    while measured[slot] != 0 {
+                        let entry = measured[slot]
+                        if entry & 0xFFFF == path.count && memcmp(bytes + (entry >> 16), path.baseAddress!, path.count) == 0 { return true }
+                        slot = (slot + 1) & (measured.count - 1)
+                    }
+                    if recorded < measured.count / 2 && path.count <= 0xFFFF {
+                        measured[slot] = pathStart << 16 | path.count
+                        recorded += 1
+                    }
+                    return false
+                }
+                index.suffixes.forEachOccurrence(of: rest, keyCount: index.keys.count) { key, suffixLength, _ in
+                    budget -= 1
+                    let range = index.keys.range(key)
+                    guard budget > 0, suffixLength <= range.count else { return }
+                    let key = UnsafeBufferPointer(start: bytes + range.lowerBound, count: range.count)
+                    let offset = range.count - suffixLength
+                    // Word starts w with offset - w within maxEdits of split.
+                    guard offset - split + maxEdits >= 0 else { return }
+                    for start in max(0, offset - split - maxEdits)...(offset - split + maxEdits) {
+                        guard start == 0 || key[start - 1] == 0x20 else { continue }
+                        let path = UnsafeBufferPointer(rebasing: key[start..<(offset + rest.count)])
+                        guard path.allSatisfy({ $0 < 0x80 }), !measuredBefore(path, at: range.lowerBound + start) else { continue }
+                        budget -= path.count
+                        guard let distance = Self.distance(term, path, atMost: maxEdits),
+                              let node = trie.descend(from: 0, at: 0, through: path)?.node,
+                              !found[enumerated...].contains(where: { $0.node == node && $0.distance == distance }) else { continue }
+                        found.append(trie.match(node, distance))
+                    }
                 }
             }
         }
         self.found = found
         self.budget = budget
     }
+
+    /// Room for the paths `runExactTail` remembers measuring (a power of two).
+    static let measuredSlots = 256
 
     /// The optimal-string-alignment distance between `a` and `b` (adjacent transpositions
     /// count one), or nil past `atMost`. Only the cells within `atMost` of the diagonal are
