@@ -43,9 +43,17 @@ public struct Hit: Sendable, Equatable {
     init(raw: UInt32) { self.raw = raw }
 
     init(typos: Int, matchClass: MatchClass, posting: Posting, displayLanguage: Int) {
-        let miss = Posting.languageMiss(posting.raw, display: UInt32(displayLanguage))
-        raw = UInt32(typos) << 12 | UInt32(matchClass.rawValue) << 9 | miss << 8 | posting.language << 4
-            | posting.roleBits << 1 | (posting.isTransliterated ? 1 : 0)
+        raw = Self.raw(typos: UInt32(typos), classValue: UInt32(matchClass.rawValue),
+                       languageMiss: Posting.languageMiss(posting.raw, display: UInt32(displayLanguage)),
+                       postingByte: posting.raw & 0xFF)
+    }
+
+    /// A hit's bits from its parts: typos, match class (a `MatchClass` raw value), 1 for a
+    /// name outside the display language, and a posting's low byte (language, role,
+    /// transliterated). The loops over postings make hits this way, from each raw posting in
+    /// place.
+    @inline(__always) static func raw(typos: UInt32 = 0, classValue: UInt32, languageMiss: UInt32, postingByte: UInt32) -> UInt32 {
+        typos << 12 | classValue << 9 | languageMiss << 8 | postingByte
     }
 
     public var typos: Int { Int(raw >> 12) }

@@ -164,7 +164,8 @@ struct MatchContext {
             let raw = index.postings[p]
             guard Posting.isWholeName(raw) else { continue }
             let miss = Posting.languageMiss(raw, display: PrefixTops.language)
-            hits.record(Int(raw >> 8), Hit(raw: UInt32(MatchClass.exact.rawValue) << 9 | miss << 8 | unknownPosting))
+            hits.record(Int(raw >> 8), Hit(raw: Hit.raw(classValue: UInt32(MatchClass.exact.rawValue), languageMiss: miss,
+                                                        postingByte: unknownPosting)))
         }
     }
 
@@ -277,7 +278,7 @@ struct MatchContext {
                              queryTransliterated: Bool, typos: Int, into hits: HitMap) {
         let display = UInt32(displayLanguage)
         let restricted = restriction.map(UInt32.init) ?? .max
-        let low = UInt32(typos) << 12 | (queryTransliterated ? 1 : 0)
+        let transliterated: UInt32 = queryTransliterated ? 1 : 0
         index.postings.withUnsafeBufferPointer { postings in
             index.postingStart.withUnsafeBufferPointer { starts in
                 for key in range {
@@ -295,7 +296,8 @@ struct MatchContext {
                         }
                         if phrase && role != KeyRole.whole.rawValue { continue }
                         let miss = Posting.languageMiss(raw, display: display)
-                        hits.record(Int(raw >> 8), Hit(raw: classes[Int(role)] << 9 | miss << 8 | (raw & 0xFF) | low))
+                        hits.record(Int(raw >> 8), Hit(raw: Hit.raw(typos: UInt32(typos), classValue: classes[Int(role)], languageMiss: miss,
+                                                                    postingByte: raw & 0xFF | transliterated)))
                     }
                 }
             }
@@ -349,12 +351,12 @@ struct MatchContext {
                 index.forEachKeyContaining(bytes, skipping: range, laterWords: false) { key, offset, afterSpace in
                     guard let matchClass = IndexSnapshot.containmentClass(offset: offset, afterSpace: afterSpace),
                           !completion || matchClass == .laterWordPrefix else { return }
-                    let classBits = UInt32(matchClass.rawValue) << 9
+                    let classValue = UInt32(matchClass.rawValue)
                     for p in Int(starts[key])..<Int(starts[key + 1]) {
                         let raw = postings[p]
                         guard Posting.isWholeName(raw), restricted == .max || (raw >> 4) & 15 == restricted else { continue }
                         let miss = Posting.languageMiss(raw, display: display)
-                        hits.record(Int(raw >> 8), Hit(raw: classBits | miss << 8 | (raw & 0xFF) | transliterated))
+                        hits.record(Int(raw >> 8), Hit(raw: Hit.raw(classValue: classValue, languageMiss: miss, postingByte: raw & 0xFF | transliterated)))
                     }
                 }
             }
@@ -420,7 +422,7 @@ struct MatchContext {
         let namesOnly = namesOnly(term)
         var best = UInt32.max
         @inline(__always) func consider(_ entry: UInt32, _ matchClass: UInt32) {
-            best = min(best, matchClass << 9 | Posting.languageMiss(entry, display: display) << 8 | entry & 0xFF)
+            best = min(best, Hit.raw(classValue: matchClass, languageMiss: Posting.languageMiss(entry, display: display), postingByte: entry & 0xFF))
         }
         let end = Int(tops.docKeyStart[doc + 1])
         var i = tops.firstPosting(of: doc, fromKey: keys.lowerBound)
