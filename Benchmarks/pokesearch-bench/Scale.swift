@@ -114,7 +114,7 @@ enum ScaleWorker {
 
         let before = residentBytes() ?? 0
         let buildStart = nowNanoseconds()
-        let index = IndexBuilder.build(IndexInput(entities: documents.entities, names: documents.names, fields: documents.fields, corpus: synthetic))
+        let index = IndexBuilder.build(documents.indexInput(synthetic))
         figures.append(Figure("\(prefix).build", Double(nowNanoseconds() - buildStart) / 1e6, unit: "ms"))
         figures.append(Figure("\(prefix).index.bytes", Double(index.byteSize), unit: "bytes"))
         figures.append(Figure("\(prefix).rss.growth", (residentBytes() ?? 0) - before, unit: "bytes"))

@@ -49,9 +49,7 @@ public let bundledEngine: SearchEngine = {
 
 /// The index of a corpus, from the same documents ingest stores.
 public func buildIndex(_ corpus: Corpus) -> IndexSnapshot {
-    let documents = Documents(corpus: corpus)
-    return IndexBuilder.build(IndexInput(entities: documents.entities, names: documents.names,
-                                         fields: documents.fields, corpus: corpus))
+    IndexBuilder.build(Documents(corpus: corpus).indexInput(corpus))
 }
 
 /// Runs libFuzzer on `target` with the process's arguments: what each fuzz target's

@@ -1,6 +1,7 @@
 import Corpus
 import Dispatch
 import Folding
+import Index
 import Locking
 
 /// The searchable documents made from a corpus: every entity numbered in ranking order,
@@ -12,6 +13,12 @@ public struct Documents: Sendable {
     public var entities: [Entity]
     public var names: [FoldedName]
     public var fields: [(doc: Int, text: String)]
+
+    /// What the in-memory index is built from: these documents, and the corpus they were
+    /// made from.
+    public func indexInput(_ corpus: Corpus) -> IndexInput {
+        IndexInput(entities: entities, names: names, fields: fields, corpus: corpus)
+    }
 
     public init(corpus: Corpus) {
         // Document order is ranking order: kind, default Pokémon before forms, then id.

@@ -45,7 +45,7 @@ public enum Ingest {
                     let folded = folding.value
                     progress?("building the index")
                     let building = Pending {
-                        IndexBuilder.build(IndexInput(entities: folded.entities, names: folded.names, fields: folded.fields, corpus: corpus))
+                        IndexBuilder.build(folded.indexInput(corpus))
                     }
                     try store.writeEntities(folded.entities)
                     try store.writeFoldedNames(folded.names)

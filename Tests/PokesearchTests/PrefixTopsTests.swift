@@ -171,9 +171,7 @@ struct PrefixTopsTests {
             tables.tables["items"]!.rows.append(["\(id)", slug, "standard-balls", "pokeballs", "0", ""])
         }
         let corpus = try Corpus(tables: tables)
-        let documents = Documents(corpus: corpus)
-        let engine = SearchEngine(index: IndexBuilder.build(IndexInput(entities: documents.entities, names: documents.names,
-                                                                       fields: documents.fields, corpus: corpus)))
+        let engine = SearchEngine(index: IndexBuilder.build(Documents(corpus: corpus).indexInput(corpus)))
         let index = engine.index
         for id in [1 << 20, 2_000_000, 2_500_000, 3_000_000, Int(Int32.max)] {
             let scanned = (0..<index.docCount).filter { Int(index.docID[$0]) == id }.map(Int32.init)
