@@ -263,18 +263,22 @@ public enum Folding {
         return count
     }
 
-    /// How many times longer than its UTF-8 (two bytes) a Latin letter's folding may be, at
-    /// least once.
-    private static let latinLetterGrowth = max(1, (latinLetters.map { $0?.count ?? 0 }.max()! + 1) / 2)
+    /// How many times longer than its UTF-8 (two bytes) a Latin letter's folding may be (a
+    /// letter folding longer is left to ICU, see `latinLetters`). A constant, so that sizing
+    /// a buffer folds no letter: made from the letters' foldings, it made a process's first
+    /// query fold all 400 of them, accented or not (2.6 million instructions, about a
+    /// millisecond of the one-shot CLI's, with callgrind).
+    private static let latinLetterGrowth = 2
 
     /// ICU's folding of each Latin-1 and Latin Extended-A/B letter (U+00C0–U+024F) on its own
-    /// ("é" → "e", "ß" → "ss", "Ǆ" → "dz"), or nil where it is not a run of word characters.
+    /// ("é" → "e", "ß" → "ss", "Ǆ" → "dz"), or nil where it is not a run of word characters
+    /// or is longer than `latinLetterGrowth` allows (none is: a text holding one goes to ICU).
     private static let latinLetters: [[UInt8]?] = (0xC0...0x24F).map { value in
         let folded = icuFold(String(Unicode.Scalar(UInt32(value))!))
         // Apostrophes in the output ("ŉ" → "ʼn") are dropped the same way as in a name.
         guard folded.unicodeScalars.allSatisfy({ isWordScalar($0) || apostrophes.contains($0.value) }) else { return nil }
         let joined = separateWords(folded)
-        return joined.isEmpty ? nil : Array(joined.utf8)
+        return joined.isEmpty || joined.utf8.count > 2 * latinLetterGrowth ? nil : Array(joined.utf8)
     }
 
     /// Apostrophes join the letters around them ("farfetch'd" → "farfetchd").

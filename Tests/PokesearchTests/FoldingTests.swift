@@ -79,6 +79,14 @@ struct FoldingTests {
         #expect(Folding.foldByScalar("é😀") == nil && Folding.fold("é😀") == Folding.foldWithICU("é😀"))
     }
 
+    /// Buffers for folding by character are sized for a Latin letter folding to at most four
+    /// bytes, a constant (a letter folding longer would be left to ICU): none does.
+    @Test func latinLettersFoldWithinTheirBufferRoom() {
+        let longest = (0xC0...0x24F).compactMap(Unicode.Scalar.init).map { Folding.foldWithICU(String($0)).utf8.count }.max()
+        #expect(longest.map { (2...4).contains($0) } == true, "longest folding: \(longest ?? 0) bytes")
+        #expect(Folding.foldByScalar("ß") == "ss" && Folding.foldByScalar("Ǆ") == "dz")
+    }
+
     @Test func katakanaAndHiraganaFoldToOneKey() {
         #expect(Folding.fold("イーブイ") == Folding.fold("いーぶい"))
         #expect(Folding.fold("ガ") != Folding.fold("カ"), "voicing marks are not diacritics to drop")
