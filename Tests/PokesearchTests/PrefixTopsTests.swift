@@ -538,6 +538,25 @@ struct TypoSearchTests {
         }
     }
 
+    /// A split search measures each path of its second half's occurrences once (the table in
+    /// `runExactTail`): "pikachu" split 3 + 4 finds "achu" in 191 keys, nearly all in the
+    /// word "pikachu", seven bytes to measure in each (1,693 steps in all when each was
+    /// measured: the results alone would not show it).
+    @Test func splitSearchMeasuresEachPathOnce() throws {
+        let index = Fixture.engine.index
+        let word = "pikachu"
+        let term = word.unicodeScalars.map(\.value)
+        var search = TypoSearch(index: index, term: term, maxEdits: 1, split: 3, budget: 1_000_000)
+        search.run()
+        var occurrences = 0
+        Array("achu".utf8).withUnsafeBufferPointer { rest in
+            index.suffixes.forEachOccurrence(of: rest, keyCount: index.keys.count) { _, _, _ in occurrences += 1 }
+        }
+        let steps = 1_000_000 - search.budget
+        #expect(occurrences > 150, "'achu' in \(occurrences) keys")
+        #expect(steps < occurrences * word.count, "\(steps) steps for \(occurrences) occurrences")
+    }
+
     /// Seeded keys of eight to fourteen ASCII scalars with one or two random edits, most in
     /// the first half.
     @Test func generatedTypoTermsMatchABruteForce() throws {
