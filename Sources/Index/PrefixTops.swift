@@ -50,10 +50,20 @@ public struct PrefixTops: Sendable {
     /// Match class (`MatchClass` raw value) of a key longer than the query, by `KeyRole`.
     static let prefixClass: [UInt32] = [1, 1, 1, 2, 4]
 
-    /// The entry a posting gives in a list.
+    /// A list entry: a posting's document in the low 24 bits, and above them its placement,
+    /// a match class (`MatchClass` raw value) << 1 | 1 for a name outside the lists'
+    /// language (the bits of a hit's placement, `Hit.placement`): entries sort best first.
+    @inline(__always) public static func entry(classValue: UInt32, posting: UInt32) -> UInt32 {
+        (classValue << 1 | Posting.languageMiss(posting, display: language)) << 24 | posting >> 8
+    }
+
+    /// An entry's document, and its placement.
+    @inline(__always) public static func doc(_ entry: UInt32) -> Int { Int(entry & 0xFF_FFFF) }
+    @inline(__always) public static func placement(_ entry: UInt32) -> UInt32 { entry >> 24 }
+
+    /// The entry a posting gives in a list (its key longer than the query).
     @inline(__always) static func entry(_ posting: UInt32) -> UInt32 {
-        let role = (posting >> 1) & 7
-        return (prefixClass[Int(role)] << 1 | Posting.languageMiss(posting, display: language)) << 24 | posting >> 8
+        entry(classValue: prefixClass[Int((posting >> 1) & 7)], posting: posting)
     }
 
     /// Builds the lists bottom-up (the trie is in breadth-first order, so children come after
@@ -94,7 +104,7 @@ public struct PrefixTops: Sendable {
                 let listStart = made.count
                 let listStamp = Int32(-2 - node)
                 for entry in candidates {
-                    let doc = Int(entry & 0xFF_FFFF)
+                    let doc = Self.doc(entry)
                     if seen[doc] == listStamp { continue }
                     seen[doc] = listStamp
                     made.append(entry)

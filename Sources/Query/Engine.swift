@@ -420,8 +420,8 @@ public final class SearchEngine: Sendable {
                 var kept: [UInt32] = []
                 kept.reserveCapacity(2 * wanted)
                 for entry in added where kept.count < wanted {
-                    let doc = entry & 0xFF_FFFF
-                    if !kept.contains(where: { $0 & 0xFF_FFFF == doc }) { kept.append(entry) }
+                    let doc = PrefixTops.doc(entry)
+                    if !kept.contains(where: { PrefixTops.doc($0) == doc }) { kept.append(entry) }
                 }
                 added = kept
                 if kept.count == wanted { cutoff = min(cutoff, kept[wanted - 1]) }
@@ -475,9 +475,9 @@ public final class SearchEngine: Sendable {
             } else {
                 break
             }
-            let doc = Int(entry & 0xFF_FFFF)
+            let doc = PrefixTops.doc(entry)
             if window.contains(where: { $0.doc == doc }) { continue }
-            window.append((UInt64(entry >> 24) << 40 | UInt64(doc), doc))
+            window.append((UInt64(PrefixTops.placement(entry)) << 40 | UInt64(doc), doc))
         }
         return window
     }
@@ -504,7 +504,7 @@ public final class SearchEngine: Sendable {
                 let raw = index.postings[p]
                 let role = Int((raw >> 1) & 7)
                 guard role != Int(KeyRole.field.rawValue) else { continue }
-                added.append(Self.listEntry(classValue: MatchContext.exactClass[role], raw))
+                added.append(PrefixTops.entry(classValue: MatchContext.exactClass[role], posting: raw))
             }
         }
         index.forEachKeyContaining(bytes, skipping: index.nodeKeys(node)) { key, offset, afterSpace in
@@ -527,8 +527,8 @@ public final class SearchEngine: Sendable {
         var window: [(key: UInt64, doc: Int)] = []
         window.reserveCapacity(wanted)
         func add(_ entry: UInt32) {
-            let doc = Int(entry & 0xFF_FFFF)
-            if !window.contains(where: { $0.doc == doc }) { window.append((UInt64(entry >> 24) << 40 | UInt64(doc), doc)) }
+            let doc = PrefixTops.doc(entry)
+            if !window.contains(where: { $0.doc == doc }) { window.append((UInt64(PrefixTops.placement(entry)) << 40 | UInt64(doc), doc)) }
         }
         if let exactKey = index.keyEqualToPrefix(of: node, length: length) {
             // One pass over the key's postings (a common word has hundreds, few of them whole
@@ -547,7 +547,7 @@ public final class SearchEngine: Sendable {
                     if Posting.languageMiss(raw, display: PrefixTops.language) == 0 {
                         add(entry)
                     } else if asideCount < aside.count,
-                              !aside[..<asideCount].contains(where: { $0 & 0xFF_FFFF == entry & 0xFF_FFFF }) {
+                              !aside[..<asideCount].contains(where: { PrefixTops.doc($0) == PrefixTops.doc(entry) }) {
                         aside[asideCount] = entry
                         asideCount += 1
                     }
@@ -559,14 +559,9 @@ public final class SearchEngine: Sendable {
         return RankedWindow(window: window.dropFirst(offset), total: 0)
     }
 
-    /// A posting as a list entry (`placement << 24 | doc`) of a given match class.
+    /// A posting as a list entry (`PrefixTops.entry`) of a given match class.
     @inline(__always) static func listEntry(_ matchClass: MatchClass, _ posting: UInt32) -> UInt32 {
-        listEntry(classValue: UInt32(matchClass.rawValue), posting)
-    }
-
-    /// The same, for a match class's raw value.
-    @inline(__always) static func listEntry(classValue: UInt32, _ posting: UInt32) -> UInt32 {
-        (classValue << 1 | Posting.languageMiss(posting, display: PrefixTops.language)) << 24 | posting >> 8
+        PrefixTops.entry(classValue: UInt32(matchClass.rawValue), posting: posting)
     }
 
     /// What reading a word on one candidate costs, in postings' worth, where the word is

@@ -53,7 +53,13 @@ public struct Hit: Sendable, Equatable {
     /// transliterated). The loops over postings make hits this way, from each raw posting in
     /// place.
     @inline(__always) static func raw(typos: UInt32 = 0, classValue: UInt32, languageMiss: UInt32, postingByte: UInt32) -> UInt32 {
-        typos << 12 | classValue << 9 | languageMiss << 8 | postingByte
+        raw(typos: typos, placement: classValue << 1 | languageMiss, postingByte: postingByte)
+    }
+
+    /// The same, from a placement (class and language miss together, as a trie list's entry
+    /// holds them: `PrefixTops.placement`).
+    @inline(__always) static func raw(typos: UInt32 = 0, placement: UInt32, postingByte: UInt32) -> UInt32 {
+        typos << 12 | placement << 8 | postingByte
     }
 
     public var typos: Int { Int(raw >> 12) }

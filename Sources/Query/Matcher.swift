@@ -171,11 +171,11 @@ struct MatchContext {
 
     /// Records a list's names (see `namesListed`), each `typos` edits from the term.
     private func recordListed(_ names: Range<Int>, typos: Int, into hits: HitMap) {
-        let low = UInt32(typos) << 12 | Posting.noLanguage << 4
         budget.postings -= names.count
         for i in names {
             let entry = index.tops.entries[i]
-            hits.record(Int(entry & 0xFF_FFFF), Hit(raw: (entry >> 24) << 8 | low))
+            hits.record(PrefixTops.doc(entry), Hit(raw: Hit.raw(typos: UInt32(typos), placement: PrefixTops.placement(entry),
+                                                                postingByte: Posting.noLanguage << 4)))
         }
     }
 
