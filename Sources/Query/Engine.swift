@@ -699,10 +699,11 @@ public final class SearchEngine: Sendable {
             if context.budget.isSpent { throw Self.tooBroad(term) }
             slots[slot].hits = hits
         }
-        // Which word of a search is matched first, and which in full rather than on
-        // candidates, counts the names holding each further in (a query of one word has no
-        // choice to make; a completion's words match no substrings, but for a rare word of
-        // several, and copying each term to tell costs its multi-word completions 3%).
+        // A search of several words plans by what matching each costs in full, counting the
+        // names that hold it further in (`substringCost`): that decides which is matched
+        // first and which are read on the candidates. One word leaves nothing to plan; a
+        // completion's words match no substrings (but for a rare word of several), and
+        // copying each term to tell would cost its multi-word completions 3%.
         if slots.count > 1 && !completion {
             for i in slots.indices where slots[i].hits == nil { slots[i].cost += context.substringCost(parsed.term(slots[i].clause)) }
         }
