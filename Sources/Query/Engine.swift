@@ -698,6 +698,7 @@ public final class SearchEngine: Sendable {
             let hits = try context.match(term, allowTypos: true, located: slots[slot].located)
             if context.budget.isSpent { throw Self.tooBroad(term) }
             slots[slot].hits = hits
+            slots[slot].readOnCandidates = false
         }
         // A search of several words plans by what matching each costs in full, counting the
         // names that hold it further in (`substringCost`): that decides which is matched
@@ -744,6 +745,21 @@ public final class SearchEngine: Sendable {
             slots[slot].hits = hits
             slots[slot].readOnCandidates = true
             candidates.removeAll { !hits.contains(Int($0)) }
+        }
+        let numbers = candidates.isEmpty && slots.count > 1 ? slots.indices.filter { parsed.isID(slots[$0].clause) } : []
+        if !numbers.isEmpty {
+            // A number among words that is no such document's id ("zygarde 10": no Zygarde is
+            // number 10) also matches as a word of a name ("10% Zygarde"), before any typo.
+            for slot in slots.indices where slots[slot].readOnCandidates { try matchInFull(slot) }
+            for slot in numbers {
+                let term = parsed.term(slots[slot].clause)
+                let words = try context.match(term, allowTypos: false)
+                if context.budget.isSpent { throw Self.tooBroad(term) }
+                let hits = slots[slot].hits!
+                for doc in words.docs { hits.record(Int(doc), Hit(raw: words.best[Int(doc)])) }
+            }
+            intersect(slots, excluded: excluded, filters: filters, kindMask: kindMask, context: context,
+                      favourites: options.favourites, into: &candidates)
         }
         let misspelt = candidates.isEmpty && slots.count > 1 ? slots.indices.filter { context.mayBeMisspelt(parsed.term(slots[$0].clause)) } : []
         if !misspelt.isEmpty {

@@ -123,6 +123,12 @@ public struct ParsedQuery: Sendable, Equatable {
         }
     }
 
+    /// Whether clause `index` is a bare number (an id).
+    func isID(_ index: Int) -> Bool {
+        if case .id = clauses[index].clause { return true }
+        return false
+    }
+
     /// Whether two term clauses share a folded text (a term repeated, maybe in another
     /// shape): compared in place, without copying the terms.
     var mayRepeatTerms: Bool {

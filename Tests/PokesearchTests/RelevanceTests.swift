@@ -190,6 +190,13 @@ struct RelevanceTests {
         c("metronome", .first(["move:metronome", "item:metronome"])),
         c("25", .first(["pokemon:pikachu", "move:mega-kick", "ability:wonder-guard", "item:hyper-potion"])),
         c("151", .first(["pokemon:mew"])),
+        // A number among words is an id ("pikachu 25" is Pikachu alone); where no document
+        // with that id has the other words, it is also a word of a name ("10% Zygarde").
+        c("pikachu 25", .first(["pokemon:pikachu"])),
+        c("ZYGARDE 10", .first(["pokemon:zygarde-10-power-construct", "pokemon:zygarde-10"])),
+        c("50 zygarde", .first(["pokemon:zygarde-50-power-construct"])),
+        c("zygarde 10 -ability:aura-break", .first(["pokemon:zygarde-10-power-construct"])),
+        c("unown 1", .nothing),
         // Names that look like syntax.
         c("\"mr mime\"", .first(["pokemon:mr-mime"])),
         c("Type: Null", .first(["pokemon:type-null"])),
@@ -247,6 +254,8 @@ struct RelevanceTests {
         // A form's name as written: the last term folds to two words, the start of a later one.
         ("シルヴァディ (タイプ：ドラゴン)", ["pokemon:silvally-dragon"]), ("銀伴戰獸 (屬性：龍)", ["pokemon:silvally-dragon"]),
         ("じがるで (５０％ふぉるむ)", ["pokemon:zygarde-50-power-construct"]),
+        // A number that is no such id, as a name's word being typed.
+        ("zygarde 1", ["pokemon:zygarde-10-power-construct", "pokemon:zygarde-10"]), ("zygarde 10 ", ["pokemon:zygarde-10-power-construct"]),
         // Symbols alone, as written: name starts and later words' starts, not further in.
         ("??", ["pokemon:arceus-unknown", "type:unknown"]), ("★", ["item:dynamax-crystal-and458"]),
     ]
