@@ -44,14 +44,20 @@ public struct EntityResolver: Sendable {
             let docs = index.docs(withID: id).filter(allowed)
             if let first = docs.first { return .found(doc: first, others: Array(docs.dropFirst())) }
         }
-        var candidates = Set<Int>()
+        // One document of each kind: the one whose slug the text is, else the first with it as
+        // a whole name (default forms come before the other forms). A slug names one
+        // document, a name may be several's: "zygarde-10" is the German name "Zygarde (10%)"
+        // of the power-construct form too, which comes first.
+        var perKind: [Kind: Int] = [:]
         let slug = text.lowercased()
         for kind in Kind.allCases where kinds.isEmpty || kinds.contains(kind) {
-            if let doc = index.doc(kind: kind, slug: slug) { candidates.insert(doc) }
+            if let doc = index.doc(kind: kind, slug: slug) { perKind[kind] = doc }
         }
-        candidates.formUnion(exactNameDocs(text).filter(allowed))
-        // The first document of each kind: default forms come before the other forms.
-        let firstPerKind = Dictionary(grouping: candidates, by: { index.kind($0) }).values.compactMap { $0.min() }.sorted()
+        let bySlug = Set(perKind.keys)
+        for doc in exactNameDocs(text) where allowed(doc) && !bySlug.contains(index.kind(doc)) {
+            perKind[index.kind(doc)] = min(perKind[index.kind(doc)] ?? doc, doc)
+        }
+        let firstPerKind = perKind.values.sorted()
         switch firstPerKind.count {
         case 0:
             var options = SearchOptions()

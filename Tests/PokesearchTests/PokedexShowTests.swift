@@ -124,6 +124,21 @@ import Testing
         #expect(harness.run(["show", "charizard-mega-x"]).stdout.hasPrefix("#6 Mega Charizard X"))
     }
 
+    /// A slug names its document even where the same text folded is another form's whole
+    /// name: "zygarde-10" is also "Zygarde (10%)", the German name of the power-construct
+    /// form, which comes first in document order.
+    @Test func aSlugNamesItsOwnDocument() throws {
+        let harness = try PokedexHarness()
+        defer { harness.remove() }
+        for text in ["zygarde-10", "pokemon:zygarde-10"] {
+            let run = harness.run(["show", text, "--json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try run.jsonLines().first?["slug"] as? String == "zygarde-10", "show \(text)")
+        }
+        let named = harness.run(["show", "Zygarde (10%)", "--json"])
+        #expect(try named.jsonLines().first?["slug"] as? String == "zygarde-10-power-construct")
+    }
+
     @Test(arguments: [("pikachu", "pokemon", "pikachu"), ("25", "pokemon", "pikachu"), ("move:thunderbolt", "move", "thunderbolt"),
                       ("item:metronome", "item", "metronome"), ("levitate", "ability", "levitate"), ("type:fire", "type", "fire")])
     func jsonParses(name: String, kind: String, slug: String) throws {
