@@ -6,8 +6,9 @@ import Locking
 
 /// The searchable documents made from a corpus: every entity numbered in ranking order,
 /// every name folded, and each document's field text (the words of its types, abilities,
-/// genus, colour, habitat; a move's type and damage class; an item's category) in every
-/// language. The in-memory index and the FTS5 tables are both built from this, so they
+/// genus, colour, habitat, in every language, and of its species' flags, legendary,
+/// mythical, baby, in English as `is:` has them; a move's type and damage class; an item's
+/// category). The in-memory index and the FTS5 tables are both built from this, so they
 /// always agree.
 public struct Documents: Sendable {
     public var entities: [Entity]
@@ -72,6 +73,10 @@ public struct Documents: Sendable {
                     parts += (vocabularyNames["genus:\(species.slug)"] ?? []).map(folded)
                     parts += words("color", species.color)
                     parts += words("habitat", species.habitat)
+                    // "legendary psychic" as a user types it, beside `is:legendary type:psychic`.
+                    if species.isLegendary { parts.append("legendary") }
+                    if species.isMythical { parts.append("mythical") }
+                    if species.isBaby { parts.append("baby") }
                 }
             case .move:
                 guard let m = movesBySlug[e.slug] else { break }

@@ -190,6 +190,11 @@ struct RelevanceTests {
         c("metronome", .first(["move:metronome", "item:metronome"])),
         c("25", .first(["pokemon:pikachu", "move:mega-kick", "ability:wonder-guard", "item:hyper-potion"])),
         c("151", .first(["pokemon:mew"])),
+        // A species' flags are words of its fields too (Silvally Psychic, legendary, has the
+        // word in its name: first).
+        c("legendary psychic", .within(3, ["pokemon:mewtwo"])),
+        c("mythical", .first(["pokemon:mew"])),
+        c("baby electric", .first(["pokemon:pichu"])),
         // A number among words is an id ("pikachu 25" is Pikachu alone); where no document
         // with that id has the other words, it is also a word of a name ("10% Zygarde").
         c("pikachu 25", .first(["pokemon:pikachu"])),
