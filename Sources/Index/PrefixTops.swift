@@ -54,7 +54,7 @@ public struct PrefixTops: Sendable {
     /// a match class (`MatchClass` raw value) << 1 | 1 for a name outside the lists'
     /// language (the bits of a hit's placement, `Hit.placement`): entries sort best first.
     @inline(__always) public static func entry(classValue: UInt32, posting: UInt32) -> UInt32 {
-        (classValue << 1 | Posting.languageMiss(posting, display: language)) << 24 | posting >> 8
+        (Posting.matchClass(classValue, posting) << 1 | Posting.languageMiss(posting, display: language)) << 24 | posting >> 8
     }
 
     /// An entry's document, and its placement.

@@ -43,6 +43,14 @@ public struct Posting: Sendable, Hashable {
         return language == noLanguage || language == display ? 0 : 1
     }
 
+    /// The match class (a `MatchClass` raw value) of a hit on the posting (`raw`, or any value
+    /// with a posting's low byte) that would be `classValue`, but that a name matched through
+    /// its transliteration is never exact: a name prefix at best. A transliteration drops
+    /// tones and long vowels (破殼 is "po ke", compact "poke"), so a query equal to one is no
+    /// closer than a prefix: "poke" ranked Shell Smash above Poké Ball, "cha" Tea (茶) above
+    /// Charmander.
+    @inline(__always) public static func matchClass(_ classValue: UInt32, _ raw: UInt32) -> UInt32 { max(classValue, raw & 1) }
+
     /// Whether the posting (`raw`, or any value with a posting's low byte) is of a whole name
     /// (as written or compact), not one of its words or a field: what an exact match or a name
     /// holding a word further in counts.

@@ -542,7 +542,9 @@ public final class SearchEngine: Sendable {
                 for p in index.postingRange(key: exactKey) {
                     if window.count == wanted { return }
                     let raw = index.postings[p]
-                    guard Posting.isWholeName(raw) else { continue }
+                    // (A name matched through its transliteration is no exact match: the list
+                    // has it where it ranks, see `Posting.matchClass`.)
+                    guard Posting.isWholeName(raw), !Posting(raw: raw).isTransliterated else { continue }
                     let entry = Self.listEntry(.exact, raw)
                     if Posting.languageMiss(raw, display: PrefixTops.language) == 0 {
                         add(entry)

@@ -53,7 +53,7 @@ public struct Hit: Sendable, Equatable {
     /// transliterated). The loops over postings make hits this way, from each raw posting in
     /// place.
     @inline(__always) static func raw(typos: UInt32 = 0, classValue: UInt32, languageMiss: UInt32, postingByte: UInt32) -> UInt32 {
-        raw(typos: typos, placement: classValue << 1 | languageMiss, postingByte: postingByte)
+        raw(typos: typos, placement: Posting.matchClass(classValue, postingByte) << 1 | languageMiss, postingByte: postingByte)
     }
 
     /// The same, from a placement (class and language miss together, as a trie list's entry

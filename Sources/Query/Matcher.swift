@@ -154,7 +154,8 @@ struct MatchContext {
     /// Records a listed word's names (see `namesListed`). A list entry is a document's class
     /// and language miss, which is all a completion's ranking reads of a hit (its posting's
     /// language and role, for explanations, are left out: no language). Whole names equal to
-    /// the word are exact matches, which the lists rank as prefixes.
+    /// the word are exact matches, which the lists rank as prefixes (but for names matched
+    /// through their transliteration, prefixes there as here: `Posting.matchClass`).
     private func recordListed(_ names: Range<Int>, node located: TermNode, into hits: HitMap) {
         let unknownPosting = Posting.noLanguage << 4
         recordListed(names, typos: 0, into: hits)
@@ -162,7 +163,7 @@ struct MatchContext {
         budget.postings -= index.postingRange(key: exactKey).count
         for p in index.postingRange(key: exactKey) {
             let raw = index.postings[p]
-            guard Posting.isWholeName(raw) else { continue }
+            guard Posting.isWholeName(raw), !Posting(raw: raw).isTransliterated else { continue }
             let miss = Posting.languageMiss(raw, display: PrefixTops.language)
             hits.record(Int(raw >> 8), Hit(raw: Hit.raw(classValue: UInt32(MatchClass.exact.rawValue), languageMiss: miss,
                                                         postingByte: unknownPosting)))

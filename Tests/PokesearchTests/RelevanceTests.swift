@@ -190,6 +190,10 @@ struct RelevanceTests {
         c("metronome", .first(["move:metronome", "item:metronome"])),
         c("25", .first(["pokemon:pikachu", "move:mega-kick", "ability:wonder-guard", "item:hyper-potion"])),
         c("151", .first(["pokemon:mew"])),
+        // Short Latin words equal to some name's transliteration (茶 "cha", 破殼 "po ke") rank
+        // below names as written that start with them.
+        c("cha", .first(["pokemon:charmander", "pokemon:charmeleon", "pokemon:charizard"])),
+        c("poke", .first(["pokemon:vivillon-poke-ball", "item:poke-ball"])),
         // A species' flags are words of its fields too (Silvally Psychic, legendary, has the
         // word in its name: first).
         c("legendary psychic", .within(3, ["pokemon:mewtwo"])),
@@ -255,7 +259,7 @@ struct RelevanceTests {
         ("p", ["pokemon:pidgey"]), ("pika", ["pokemon:pikachu"]), ("char", ["pokemon:charmander", "pokemon:charmeleon", "pokemon:charizard"]),
         ("mr mi", ["pokemon:mr-mime"]), ("thunder p", ["move:thunder-punch"]), ("fire char", ["pokemon:charmander"]),
         ("fighting rapi", ["pokemon:urshifu-rapid-strike"]), ("pikachu ", ["pokemon:pikachu"]), ("ピカ", ["pokemon:pikachu"]),
-        ("dracau", ["pokemon:charizard"]), ("zzzzqqqq", []), ("metronome", ["move:metronome", "item:metronome"]),
+        ("dracau", ["pokemon:charizard"]), ("cha", ["pokemon:charmander"]), ("poke", ["pokemon:vivillon-poke-ball", "item:poke-ball"]), ("zzzzqqqq", []), ("metronome", ["move:metronome", "item:metronome"]),
         // A form's name as written: the last term folds to two words, the start of a later one.
         ("シルヴァディ (タイプ：ドラゴン)", ["pokemon:silvally-dragon"]), ("銀伴戰獸 (屬性：龍)", ["pokemon:silvally-dragon"]),
         ("じがるで (５０％ふぉるむ)", ["pokemon:zygarde-50-power-construct"]),
@@ -364,6 +368,11 @@ struct RelevanceTests {
         #expect(glurak.explanation.first?.matchClass == .exact && glurak.explanation.first?.language == "de")
         let translit = try #require(try Fixture.engine.search("rizadon", options: options).results.first)
         #expect(translit.explanation.first?.transliterated == true)
+        // A transliteration equal to the query is a prefix match at best (tones and long vowels
+        // are gone from it): 皮卡丘 is "pi ka qiu".
+        let pinyin = try #require(try Fixture.engine.search("pikaqiu", options: options).results.first)
+        #expect(pinyin.slug == "pikachu" && pinyin.explanation.first?.matchClass == .namePrefix
+                && pinyin.explanation.first?.transliterated == true)
         let typo = try #require(try Fixture.engine.search("charzard", options: options).results.first)
         #expect(typo.explanation.first?.typos == 1)
     }
