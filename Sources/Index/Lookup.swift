@@ -200,6 +200,35 @@ extension IndexSnapshot {
 /// Keys a typo search found: a trie node's range, and the edits from the term to them.
 public typealias TypoMatch = (keys: Range<Int>, node: Int, distance: Int)
 
+extension IndexSnapshot {
+    /// The edits from `term` (scalars) to the whole of key `key`, or nil past `atMost`: what
+    /// tells a typo of a whole word ("dracofeu", two edits from "dracaufeu") from a term
+    /// that only starts a key within them.
+    public func editsToKey(_ term: [UInt32], key: Int, atMost limit: Int) -> Int? {
+        let range = keys.range(key)
+        // A scalar is at most four bytes: a key of more bytes than that is too long.
+        guard range.count <= 4 * (term.count + limit) else { return nil }
+        return keys.bytes.withUnsafeBufferPointer { bytes in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max(1, range.count)) { scalars in
+                // (Keys are valid UTF-8, made from strings.)
+                var count = 0, i = range.lowerBound
+                while i < range.upperBound {
+                    let lead = bytes[i]
+                    let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                    var value = length == 1 ? UInt32(lead) : UInt32(lead) & (0xFF >> (length + 1))
+                    for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
+                    scalars[count] = value
+                    count += 1
+                    i += length
+                }
+                return term.withUnsafeBufferPointer { term in
+                    TypoSearch.distance(term, UnsafeBufferPointer(rebasing: scalars[..<count]), atMost: limit)
+                }
+            }
+        }
+    }
+}
+
 /// The trie's arrays as raw pointers (see `IndexSnapshot.withTrie`), valid only inside
 /// that call. A place in the trie is a node and a byte position in its edge: the edge of
 /// node n holds the bytes [depth of its parent, depth of n) of its first key.
@@ -695,7 +724,8 @@ struct TypoSearch {
     /// count one), or nil past `atMost`. Only the cells within `atMost` of the diagonal are
     /// computed (a cell further off holds more than `atMost`): a band of 2 × atMost + 1 a row,
     /// where the whole row cost ten times as much on the names the split search measures.
-    static func distance(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, atMost limit: Int) -> Int? {
+    /// Of bytes (ASCII) or of scalars.
+    static func distance<Element: Equatable>(_ a: UnsafeBufferPointer<Element>, _ b: UnsafeBufferPointer<Element>, atMost limit: Int) -> Int? {
         let m = a.count, n = b.count
         guard abs(m - n) <= limit else { return nil }
         guard m > 0, n > 0 else { return max(m, n) }

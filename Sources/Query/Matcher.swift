@@ -97,9 +97,10 @@ struct MatchContext {
         return text.withUTF8 { locate($0) }
     }
 
-    /// A term's hits: in its own script first; failing that, within the typo budget;
-    /// failing that (non-Latin text), through its Latin transliteration. `located`: the
-    /// term's text located already.
+    /// A term's hits: in its own script first; with no exact or prefix hit there (none, or
+    /// only names holding it further in: "gengr" is inside "Morgengrauen"), also within the
+    /// typo budget ("Gengar"); failing both (non-Latin text), through its Latin
+    /// transliteration. `located`: the term's text located already.
     func match(_ term: Term, allowTypos: Bool, located: TermNode? = nil) throws -> HitMap {
         let hits = lease.newMap()
         let restriction = term.language ?? languageRestriction
@@ -116,8 +117,18 @@ struct MatchContext {
                 matchText($0, located: located, phrase: term.shape == .phrase, wholeWord: wholeWord, namesOnly: namesOnly(term),
                           restriction: restriction, queryTransliterated: false, into: hits)
             }
-            if hits.isEmpty && allowTypos && term.shape != .phrase {
-                matchTypos(term, into: hits)
+            if allowTypos && term.shape != .phrase && Self.holdsOnlySubstrings(hits) {
+                if hits.isEmpty {
+                    matchTypos(term, into: hits)
+                } else {
+                    // Its typo hits rank below the names holding it anyway: their search has a
+                    // share of the budget, and running out of it ends the search, not the query
+                    // (a long kana piece within two edits reads much of the trie).
+                    let steps = budget.typoSteps, share = min(steps, Self.typoStepsBesideSubstrings)
+                    budget.typoSteps = share
+                    matchTypos(term, into: hits)
+                    budget.typoSteps = steps - (share - max(0, budget.typoSteps))
+                }
             }
             if hits.isEmpty, let latin = Folding.transliterate(term.text) {
                 matchText(latin, phrase: latin.contains(" "), wholeWord: wholeWord, namesOnly: namesOnly(term), restriction: restriction,
@@ -471,6 +482,15 @@ struct MatchContext {
     /// Typo hits, nearest first: one edit; two (for 8 characters and more) only when one
     /// found nothing, since two-edit hits would rank below one-edit hits anyway and a
     /// two-edit search costs about ten times as much.
+    /// The typo steps a term with names holding it may take (see `match`).
+    static let typoStepsBesideSubstrings = 10_000
+
+    /// Whether a term's hits are all of names holding it further in (or there are none): no
+    /// exact or prefix hit, of a name or a field.
+    static func holdsOnlySubstrings(_ hits: HitMap) -> Bool {
+        !hits.docs.contains { Hit(raw: hits.best[Int($0)]).matchClass != .substring }
+    }
+
     private func matchTypos(_ term: Term, into hits: HitMap) {
         let restriction = term.language ?? languageRestriction
         let namesOnly = namesOnly(term)
@@ -480,9 +500,20 @@ struct MatchContext {
         // with callgrind, "pikchu" completed in 29,000 instructions instead of 44,000.
         let listed = mayBeListed(term)
         let scalars = term.text.unicodeScalars.map(\.value)
+        // (Two edits are tried when one finds no document more.)
+        let hitsBefore = hits.count
         for edits in 1...max(1, Self.editBudget(scalars.count)) where Self.editBudget(scalars.count) >= edits {
-            // A key within the edits is never the term itself: every hit is of the prefix class.
+            // A key within the edits is never the term itself: the range's names start within
+            // them (the prefix class). Its first key, the shortest, may be the whole word
+            // within them ("dracofeu" is two edits from "dracaufeu"): its names rank as that
+            // word typed would, exact for a whole name, with those typos, above names that
+            // only start within the edits ("draco meteor").
             for match in index.typoMatches(scalars, maxEdits: edits, steps: &budget.typoSteps) {
+                let first = match.keys.lowerBound
+                if let whole = index.editsToKey(scalars, key: first, atMost: edits) {
+                    recordRange(first..<first + 1, length: index.keys.length(first), wholeWord: false, phrase: false, namesOnly: namesOnly,
+                                restriction: restriction, queryTransliterated: false, typos: whole, into: hits)
+                }
                 if listed, let names = allNames(match.node) {
                     recordListed(names, typos: match.distance, into: hits)
                     continue
@@ -490,7 +521,7 @@ struct MatchContext {
                 recordRange(match.keys, length: nil, wholeWord: false, phrase: false, namesOnly: namesOnly, restriction: restriction,
                             queryTransliterated: false, typos: match.distance, into: hits)
             }
-            if !hits.isEmpty { return }
+            if hits.count > hitsBefore { return }
         }
     }
 

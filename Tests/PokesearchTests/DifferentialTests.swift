@@ -60,11 +60,14 @@ struct DifferentialTests {
         let store = try Store(path: Fixture.database, readOnly: true)
         var options = SearchOptions()
         options.limit = SearchOptions.maxLimit
+        options.explain = true
         var compared = 0
         for term in try Self.generatedTerms(count: 400) {
             let response = try Fixture.engine.search(term, options: options)
             guard response.total <= SearchOptions.maxLimit else { continue }
-            let engine = Set(response.results.map(\.doc))
+            // (A piece of a name found only inside names also matches names within its typo
+            // budget, which FTS5 has no notion of: those are left out.)
+            let engine = Set(response.results.filter { $0.explanation.allSatisfy { $0.typos == 0 } }.map(\.doc))
             let oracle = try store.fullTextNameMatches(term).union(try store.fullTextFieldMatches(term))
             #expect(engine == oracle, "'\(term)': engine only \(engine.subtracting(oracle).prefix(5).map { Fixture.engine.index.slug($0) }), FTS5 only \(oracle.subtracting(engine).prefix(5).map { Fixture.engine.index.slug($0) })")
             compared += 1

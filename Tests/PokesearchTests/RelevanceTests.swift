@@ -193,6 +193,14 @@ struct RelevanceTests {
         // Short Latin words equal to some name's transliteration (茶 "cha", 破殼 "po ke") rank
         // below names as written that start with them.
         c("cha", .first(["pokemon:charmander", "pokemon:charmeleon", "pokemon:charizard"])),
+        // A typo of a whole name ranks it as that name, above names starting within the same
+        // edits: "dracofeu" is two from Dracaufeu (Charizard in French), two from the start of
+        // "dracometeor".
+        c("dracofeu", .first(["pokemon:charizard"])),
+        c("pikchu", .first(["pokemon:pikachu", "pokemon:pichu"])),
+        // A term found only inside names (no exact or prefix hit) also gets its typos, ranked
+        // after those names: "gengr" is inside Morgengrauen (Morning Sun in German).
+        c("gengr", .first(["move:morning-sun", "pokemon:gengar"])),
         c("poke", .first(["pokemon:vivillon-poke-ball", "item:poke-ball"])),
         // A species' flags are words of its fields too (Silvally Psychic, legendary, has the
         // word in its name: first).
@@ -322,10 +330,12 @@ struct RelevanceTests {
         let exact = try Fixture.engine.search("pikachu").results
         #expect(exact.first?.slug == "pikachu")
         #expect(exact.first?.score == 1000)
-        // One term with one typo, matched as a name prefix (class 1, in English: placement 2).
+        // One term with one typo, the whole English name within it (exact: placement 0); the
+        // names it only starts within one edit ("pichu" then anything) a class down.
         let typo = try Fixture.engine.search("pichuu").results
         #expect(typo.first?.slug == "pichu")
-        #expect(typo.first?.score == 1000 - 200 - 50 - 2 * 10)
+        #expect(typo.first?.score == 1000 - 200 - 50)
+        #expect(typo.dropFirst().first?.score == 1000 - 200 - 50 - 2 * 10)
         for query in ["pikachu", "pichuu", "fire dragon", "char", "ピカチュウ", "type:water spe"] {
             let scores = try Fixture.engine.search(query).results.map(\.score)
             #expect(!scores.isEmpty, "\(query)")
