@@ -197,37 +197,10 @@ extension IndexSnapshot {
     }
 }
 
-/// Keys a typo search found: a trie node's range, and the edits from the term to them.
-public typealias TypoMatch = (keys: Range<Int>, node: Int, distance: Int)
-
-extension IndexSnapshot {
-    /// The edits from `term` (scalars) to the whole of key `key`, or nil past `atMost`: what
-    /// tells a typo of a whole word ("dracofeu", two edits from "dracaufeu") from a term
-    /// that only starts a key within them.
-    public func editsToKey(_ term: [UInt32], key: Int, atMost limit: Int) -> Int? {
-        let range = keys.range(key)
-        // A scalar is at most four bytes: a key of more bytes than that is too long.
-        guard range.count <= 4 * (term.count + limit) else { return nil }
-        return keys.bytes.withUnsafeBufferPointer { bytes in
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max(1, range.count)) { scalars in
-                // (Keys are valid UTF-8, made from strings.)
-                var count = 0, i = range.lowerBound
-                while i < range.upperBound {
-                    let lead = bytes[i]
-                    let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-                    var value = length == 1 ? UInt32(lead) : UInt32(lead) & (0xFF >> (length + 1))
-                    for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
-                    scalars[count] = value
-                    count += 1
-                    i += length
-                }
-                return term.withUnsafeBufferPointer { term in
-                    TypoSearch.distance(term, UnsafeBufferPointer(rebasing: scalars[..<count]), atMost: limit)
-                }
-            }
-        }
-    }
-}
+/// Keys a typo search found: a trie node's range, the edits from the term to the path it
+/// was aligned with, and that path's length in bytes (the range's keys all start with the
+/// path; its first key is the path itself when as long).
+public typealias TypoMatch = (keys: Range<Int>, node: Int, distance: Int, length: Int)
 
 /// The trie's arrays as raw pointers (see `IndexSnapshot.withTrie`), valid only inside
 /// that call. A place in the trie is a node and a byte position in its edge: the edge of
@@ -245,7 +218,7 @@ struct TrieView {
     @inline(__always) func keys(_ node: Int) -> Range<Int> { Int(nodes[node].keyLow)..<Int(nodes[node].keyHigh) }
 
     /// A typo search's finding: `node`'s keys, `distance` edits from the term.
-    @inline(__always) func match(_ node: Int, _ distance: Int) -> TypoMatch { (keys(node), node, distance) }
+    @inline(__always) func match(_ node: Int, _ distance: Int, length: Int) -> TypoMatch { (keys(node), node, distance, length) }
 
     /// The child of `node` whose edge starts with `byte`: the root's from its table; others
     /// (each child starting with a different byte, a few further down) found sixteen at a
@@ -394,7 +367,7 @@ struct TypoSearch {
                     let (minimum, distance) = step(scalars: scalars, scalar: partial)
                     scalars += 1
                     if distance < best {
-                        found.append(trie.match(node, distance))
+                        found.append(trie.match(node, distance, length: position))
                         best = distance
                     }
                     // Deeper, no alignment gets cheaper than the cheapest one alive now.
@@ -417,7 +390,7 @@ struct TypoSearch {
                         let (minimum, distance) = step(scalars: scalars, scalar: UInt32(byte))
                         var childBest = best
                         if distance < childBest {
-                            found.append(trie.match(child, distance))
+                            found.append(trie.match(child, distance, length: depth + 1))
                             childBest = distance
                         }
                         if minimum > maxEdits || minimum >= childBest { continue }
@@ -474,7 +447,7 @@ struct TypoSearch {
             budget -= first.count + then.count
             guard budget > 0, let middle = trie.descend(from: node, at: position, through: termBytes[first]),
                   let end = trie.descend(from: middle.node, at: middle.position, through: termBytes[then]) else { return }
-            found.append(trie.match(end.node, maxEdits))
+            found.append(trie.match(end.node, maxEdits, length: end.position))
         }
 
         /// Advances the automaton by one scalar from path length `scalars`: the fewest edits
@@ -605,7 +578,7 @@ struct TypoSearch {
             var i = j
             while budget > 0 {
                 if i == n {
-                    found.append(trie.match(place.node, used))
+                    found.append(trie.match(place.node, used, length: place.position))
                     return
                 }
                 let byte = term[i]
@@ -649,7 +622,7 @@ struct TypoSearch {
             }
             budget -= term.count - j
             if let end = trie.descend(from: place.node, at: place.position, through: UnsafeBufferPointer(rebasing: term[j...])) {
-                found.append(trie.match(end.node, used + 1))
+                found.append(trie.match(end.node, used + 1, length: end.position))
             }
         }
     }
@@ -708,7 +681,7 @@ struct TypoSearch {
                         guard let distance = Self.distance(term, path, atMost: maxEdits),
                               let node = trie.descend(from: 0, at: 0, through: path)?.node,
                               !found[enumerated...].contains(where: { $0.node == node && $0.distance == distance }) else { continue }
-                        found.append(trie.match(node, distance))
+                        found.append(trie.match(node, distance, length: path.count))
                     }
                 }
             }
@@ -724,8 +697,7 @@ struct TypoSearch {
     /// count one), or nil past `atMost`. Only the cells within `atMost` of the diagonal are
     /// computed (a cell further off holds more than `atMost`): a band of 2 × atMost + 1 a row,
     /// where the whole row cost ten times as much on the names the split search measures.
-    /// Of bytes (ASCII) or of scalars.
-    static func distance<Element: Equatable>(_ a: UnsafeBufferPointer<Element>, _ b: UnsafeBufferPointer<Element>, atMost limit: Int) -> Int? {
+    static func distance(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, atMost limit: Int) -> Int? {
         let m = a.count, n = b.count
         guard abs(m - n) <= limit else { return nil }
         guard m > 0, n > 0 else { return max(m, n) }

@@ -504,15 +504,15 @@ struct MatchContext {
         let hitsBefore = hits.count
         for edits in 1...max(1, Self.editBudget(scalars.count)) where Self.editBudget(scalars.count) >= edits {
             // A key within the edits is never the term itself: the range's names start within
-            // them (the prefix class). Its first key, the shortest, may be the whole word
-            // within them ("dracofeu" is two edits from "dracaufeu"): its names rank as that
-            // word typed would, exact for a whole name, with those typos, above names that
-            // only start within the edits ("draco meteor").
+            // them (the prefix class). Its first key may be the very path the term was aligned
+            // with, the whole word within the edits ("dracofeu" is two from "dracaufeu"): its
+            // names rank as that word typed would, exact for a whole name, with those typos,
+            // above names that only start within them ("draco meteor").
             for match in index.typoMatches(scalars, maxEdits: edits, steps: &budget.typoSteps) {
                 let first = match.keys.lowerBound
-                if let whole = index.editsToKey(scalars, key: first, atMost: edits) {
-                    recordRange(first..<first + 1, length: index.keys.length(first), wholeWord: false, phrase: false, namesOnly: namesOnly,
-                                restriction: restriction, queryTransliterated: false, typos: whole, into: hits)
+                if index.keys.length(first) == match.length {
+                    recordRange(first..<first + 1, length: match.length, wholeWord: false, phrase: false, namesOnly: namesOnly,
+                                restriction: restriction, queryTransliterated: false, typos: match.distance, into: hits)
                 }
                 if listed, let names = allNames(match.node) {
                     recordListed(names, typos: match.distance, into: hits)

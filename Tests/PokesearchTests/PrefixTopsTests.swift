@@ -484,9 +484,11 @@ struct TypoSearchTests {
             for maxEdits in [1, 2] {
                 var steps = Int.max
                 var found: [Int: Int] = [:]
-                for (range, node, distance) in index.typoMatches(scalars, maxEdits: maxEdits, steps: &steps) {
+                for match in index.typoMatches(scalars, maxEdits: maxEdits, steps: &steps) {
+                    let (range, node, distance, _) = match
                     // The node found holds the range (its list is what a completion reads).
                     #expect(index.nodeKeys(node) == range)
+                    Self.expectPathHolds(match, scalars)
                     for key in range { found[key] = min(found[key] ?? .max, distance) }
                 }
                 let asciiOnly = scalars.allSatisfy { $0 < 0x80 }
@@ -525,7 +527,7 @@ struct TypoSearchTests {
                 var search = TypoSearch(index: index, term: term, maxEdits: maxEdits, split: split, budget: 1_000_000)
                 search.run()
                 var found: [Int: Int] = [:]
-                for (range, _, distance) in search.found { for key in range { found[key] = min(found[key] ?? .max, distance) } }
+                for (range, _, distance, _) in search.found { for key in range { found[key] = min(found[key] ?? .max, distance) } }
                 return (found, 1_000_000 - search.budget)
             }
             let split = search(split: term.count / 2), whole = search(split: nil)
@@ -608,6 +610,35 @@ struct TypoSearchTests {
         }
     }
 
+    /// A match's path (its first key's first `length` bytes) starts every key of its range and
+    /// is within its distance of the term: what ranks its first key, when that long, as the
+    /// whole word within the edits (`MatchContext.matchTypos`).
+    static func expectPathHolds(_ match: TypoMatch, _ term: [UInt32]) {
+        let index = Fixture.engine.index
+        let first = Array(index.keyString(match.keys.lowerBound).utf8)
+        guard match.length <= first.count, let path = String(validating: first[..<match.length], as: UTF8.self) else {
+            Issue.record("a path of \(match.length) bytes in '\(index.keyString(match.keys.lowerBound))'")
+            return
+        }
+        #expect(match.keys.allSatisfy { index.keyString($0).utf8.starts(with: path.utf8) })
+        let whole = wholeDistance(path.unicodeScalars.map(\.value), term)
+        #expect(whole <= match.distance, "path '\(path)': \(whole) edits from the term, the match says \(match.distance)")
+    }
+
+    /// The optimal-string-alignment distance between two whole texts.
+    static func wholeDistance(_ a: [UInt32], _ b: [UInt32]) -> Int {
+        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { rows[i][0] = i }
+        for j in 0...b.count { rows[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
+            }
+        }
+        return rows[a.count][b.count]
+    }
+
     /// Within one edit and within two, what the search finds equals a brute force over every key.
     static func expectSplitSearchMatchesBruteForce(_ scalars: [UInt32]) {
         let index = Fixture.engine.index
@@ -616,8 +647,9 @@ struct TypoSearchTests {
         for maxEdits in [1, 2] {
             var steps = Int.max
             var found: [Int: Int] = [:]
-            for (range, _, distance) in index.typoMatches(scalars, maxEdits: maxEdits, steps: &steps) {
-                for key in range { found[key] = min(found[key] ?? .max, distance) }
+            for match in index.typoMatches(scalars, maxEdits: maxEdits, steps: &steps) {
+                Self.expectPathHolds(match, scalars)
+                for key in match.keys { found[key] = min(found[key] ?? .max, match.distance) }
             }
             var expected: [Int: Int] = [:]
             for (key, comparable) in keys.enumerated() {
