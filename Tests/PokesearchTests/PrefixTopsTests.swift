@@ -621,22 +621,8 @@ struct TypoSearchTests {
             return
         }
         #expect(match.keys.allSatisfy { index.keyString($0).utf8.starts(with: path.utf8) })
-        let whole = wholeDistance(path.unicodeScalars.map(\.value), term)
+        let whole = BenchmarkWorkloadTests.editDistance(Array(path), Array(String(String.UnicodeScalarView(term.compactMap(Unicode.Scalar.init)))))
         #expect(whole <= match.distance, "path '\(path)': \(whole) edits from the term, the match says \(match.distance)")
-    }
-
-    /// The optimal-string-alignment distance between two whole texts.
-    static func wholeDistance(_ a: [UInt32], _ b: [UInt32]) -> Int {
-        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { rows[i][0] = i }
-        for j in 0...b.count { rows[0][j] = j }
-        for i in stride(from: 1, through: a.count, by: 1) {
-            for j in stride(from: 1, through: b.count, by: 1) {
-                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
-            }
-        }
-        return rows[a.count][b.count]
     }
 
     /// Within one edit and within two, what the search finds equals a brute force over every key.
