@@ -69,6 +69,9 @@ func worstQueries() -> [(label: String, text: String, options: SearchOptions)] {
         ("wildcard ?*?*?*?*?*?*?*?*", "?*?*?*?*?*?*?*?*", plain),
         ("wildcard *e*e*e*e*e*e*e*e*", "*e*e*e*e*e*e*e*e*", plain),
         ("32 kana terms (transliterated)", repeated("ピカチュウ", max), plain),
+        // Found only inside a name (the compact form of "ミノマダム (ゴミのミノ)", hiragana read as
+        // katakana), so its typos are searched too, on their share of the budget.
+        ("an 8-kana piece found only inside names", "マダムゴミノミノ", plain),
         ("32 hangul terms", repeated("피카츄", max), plain),
         ("32 negations", (0..<max).map { "-" + typoWords[$0 % typoWords.count] }.joined(separator: " "), plain),
         ("32 numeric filters", repeated("hp>1", max), plain),

@@ -479,9 +479,6 @@ struct MatchContext {
     /// The contract's typo budget: 1 edit from 4 characters, 2 from 8.
     static func editBudget(_ length: Int) -> Int { length >= 8 ? 2 : length >= 4 ? 1 : 0 }
 
-    /// Typo hits, nearest first: one edit; two (for 8 characters and more) only when one
-    /// found nothing, since two-edit hits would rank below one-edit hits anyway and a
-    /// two-edit search costs about ten times as much.
     /// The typo steps a term with names holding it may take (see `match`).
     static let typoStepsBesideSubstrings = 10_000
 
@@ -491,6 +488,9 @@ struct MatchContext {
         !hits.docs.contains { Hit(raw: hits.best[Int($0)]).matchClass != .substring }
     }
 
+    /// Typo hits, nearest first: one edit; two (for 8 characters and more) only when one
+    /// found no document more, since two-edit hits would rank below one-edit hits anyway and
+    /// a two-edit search costs about ten times as much.
     private func matchTypos(_ term: Term, into hits: HitMap) {
         let restriction = term.language ?? languageRestriction
         let namesOnly = namesOnly(term)
@@ -500,7 +500,6 @@ struct MatchContext {
         // with callgrind, "pikchu" completed in 29,000 instructions instead of 44,000.
         let listed = mayBeListed(term)
         let scalars = term.text.unicodeScalars.map(\.value)
-        // (Two edits are tried when one finds no document more.)
         let hitsBefore = hits.count
         for edits in 1...max(1, Self.editBudget(scalars.count)) where Self.editBudget(scalars.count) >= edits {
             // A key within the edits is never the term itself: the range's names start within
