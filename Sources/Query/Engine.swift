@@ -754,7 +754,9 @@ public final class SearchEngine: Sendable {
             // number 10) also matches as a word of a name ("10% Zygarde"), before any typo.
             for slot in slots.indices where slots[slot].readOnCandidates { try matchInFull(slot) }
             for slot in numbers {
-                let term = parsed.term(slots[slot].clause)
+                var term = parsed.term(slots[slot].clause)
+                // A completion's earlier words are typed out: whole words.
+                if completion && slots[slot].clause < parsed.clauses.count - 1 { term.shape = .wholeWord }
                 let words = try context.match(term, allowTypos: false)
                 if context.budget.isSpent { throw Self.tooBroad(term) }
                 let hits = slots[slot].hits!
