@@ -46,7 +46,8 @@ enum SearchCommand {
             guard let object = (try? JSONSerialization.jsonObject(with: Data(element.utf8))) as? [String: Any],
                   let kind = (object["kind"] as? String).flatMap(Kind.init(rawValue:)),
                   let id = object["id"] as? Int, let name = object["name"] as? String else { return nil }
-            rows.append(ResultRow(kind: kind, id: id, name: name, types: object["types"] as? [String] ?? [], json: element, explanation: []))
+            rows.append(ResultRow(kind: kind, id: id, slug: object["slug"] as? String ?? "", name: name, types: object["types"] as? [String] ?? [],
+                                  json: element, explanation: []))
         }
         return ResultPage(rows: rows, total: total)
     }
@@ -56,15 +57,17 @@ enum SearchCommand {
 struct ResultRow {
     var kind: Kind
     var id: Int
+    var slug: String
     var name: String
     var types: [String]
     /// The `--json` line: `JSONText.result`, as the server also sends it.
     var json: String
     var explanation: [String]
 
-    init(kind: Kind, id: Int, name: String, types: [String], json: String, explanation: [String]) {
+    init(kind: Kind, id: Int, slug: String, name: String, types: [String], json: String, explanation: [String]) {
         self.kind = kind
         self.id = id
+        self.slug = slug
         self.name = name
         self.types = types
         self.json = json
@@ -72,7 +75,7 @@ struct ResultRow {
     }
 
     init(_ result: SearchResult) {
-        self.init(kind: result.kind, id: result.id, name: result.name, types: result.types,
+        self.init(kind: result.kind, id: result.id, slug: result.slug, name: result.name, types: result.types,
                   json: JSONText.result(result), explanation: result.explanation.map(\.summary))
     }
 }
@@ -108,10 +111,15 @@ enum ResultPrinter {
         let mixedKinds = Set(rows.map(\.kind)).count > 1
         let numberWidth = rows.map { "#\($0.id)".count }.max() ?? 4
         let nameWidth = min(32, rows.map { displayWidth($0.name) }.max() ?? 10)
+        // A name the page shows for two things of a kind ("Poké Ball": the standard ball and
+        // the Hisuian one) is followed by each one's slug, which tells them apart.
+        var shown: [String: Int] = [:]
+        for row in rows { shown["\(row.kind.rawValue):\(row.name)", default: 0] += 1 }
         for row in rows {
             var line = pad("#\(row.id)", numberWidth) + "  " + output.bold(pad(row.name, nameWidth))
             if mixedKinds { line += "  " + output.dim(pad(row.kind.rawValue, 7)) }
             if !row.types.isEmpty { line += "  " + row.types.map { output.paint($0, TypeColors.code($0)) }.joined(separator: "/") }
+            if shown["\(row.kind.rawValue):\(row.name)", default: 0] > 1 { line += "  " + output.dim(row.slug) }
             output.line(line)
             for summary in row.explanation { output.line(String(repeating: " ", count: numberWidth + 4) + output.dim(summary)) }
         }

@@ -24,6 +24,16 @@ struct CLITests {
         #expect(run.lines.count == 2 && run.lines[0].contains("move") && run.lines[1].contains("item"))
     }
 
+    /// Two things of a kind shown with one name are told apart by their slugs; a name shown
+    /// once is not followed by one.
+    @Test func namesShownTwiceShowTheirSlugs() throws {
+        let balls = try pokesearch(["poke ball", "--kind", "item", "--limit", "2", "--db", db])
+        #expect(balls.lines.count == 2 && balls.lines[0].hasSuffix("  poke-ball") && balls.lines[1].hasSuffix("  lapoke-ball"),
+                "\(balls.lines)")
+        let pikachu = try pokesearch(["pikachu", "--limit", "1", "--db", db])
+        #expect(pikachu.lines.count == 1 && !pikachu.lines[0].hasSuffix("pikachu"), "\(pikachu.lines)")
+    }
+
     @Test func jsonLinesCarryTheContractFields() throws {
         let run = try pokesearch(["pikachu", "--json", "--limit", "3", "--db", db])
         #expect(run.status == 0 && run.lines.count == 3)
