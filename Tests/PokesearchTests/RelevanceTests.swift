@@ -201,6 +201,9 @@ struct RelevanceTests {
         // A term found only inside names (no exact or prefix hit) also gets its typos, ranked
         // after those names: "gengr" is inside Morgengrauen (Morning Sun in German).
         c("gengr", .first(["move:morning-sun", "pokemon:gengar"])),
+        // Such a piece's typo search, on its share of the budget, may run out without the
+        // query being refused: eight kana of a compact name within two edits.
+        c("マダムゴミノミノ", .first(["pokemon:wormadam-trash"])),
         c("poke", .first(["pokemon:vivillon-poke-ball", "item:poke-ball"])),
         // A species' flags are words of its fields too (Silvally Psychic, legendary, has the
         // word in its name: first).
