@@ -49,13 +49,12 @@ public struct EntityResolver: Sendable {
         // document, a name may be several's: "zygarde-10" is the German name "Zygarde (10%)"
         // of the power-construct form too, which comes first.
         var perKind: [Kind: Int] = [:]
+        for doc in exactNameDocs(text) where allowed(doc) {
+            perKind[index.kind(doc)] = min(perKind[index.kind(doc)] ?? doc, doc)
+        }
         let slug = text.lowercased()
         for kind in Kind.allCases where kinds.isEmpty || kinds.contains(kind) {
             if let doc = index.doc(kind: kind, slug: slug) { perKind[kind] = doc }
-        }
-        let bySlug = Set(perKind.keys)
-        for doc in exactNameDocs(text) where allowed(doc) && !bySlug.contains(index.kind(doc)) {
-            perKind[index.kind(doc)] = min(perKind[index.kind(doc)] ?? doc, doc)
         }
         let firstPerKind = perKind.values.sorted()
         switch firstPerKind.count {
