@@ -19,21 +19,8 @@ enum ServerFixture {
         return path
     }()
 
-    /// This test process's directory under /tmp (socket paths must stay short), removed
-    /// when the process exits.
-    static let root: String = {
-        let root = makeDirectory("/tmp/pokesearch-test-XXXXXX")
-        atexit { try? FileManager.default.removeItem(atPath: ServerFixture.root) }
-        return root
-    }()
-
     /// A new directory of its own for one test.
-    static func temporaryDirectory() -> String { makeDirectory(root + "/XXXXXX") }
-
-    private static func makeDirectory(_ template: String) -> String {
-        var bytes = Array(template.utf8CString)
-        return bytes.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-    }
+    static func temporaryDirectory() -> String { Fixture.temporaryDirectory("server") }
 
     struct RunResult {
         var status: Int32

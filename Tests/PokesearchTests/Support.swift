@@ -48,10 +48,21 @@ enum Fixture {
         return SearchEngine(index: try! Catalog.loadIndex(store))
     }()
 
-    static func temporaryDirectory(_ label: String) -> String {
-        let path = NSTemporaryDirectory() + "pokesearch-tests-\(getpid())-\(label)-\(UUID().uuidString.prefix(8))"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    /// This test process's scratch directory under /tmp (short: socket paths in it must fit
+    /// `sun_path`), removed with everything in it when the process exits, so runs leave
+    /// nothing behind.
+    static let scratch: String = {
+        let path = makeDirectory("/tmp/pokesearch-tests-XXXXXX")
+        atexit { try? FileManager.default.removeItem(atPath: Fixture.scratch) }
         return path
+    }()
+
+    /// A new directory of its own for one use, in the scratch directory.
+    static func temporaryDirectory(_ label: String) -> String { makeDirectory(scratch + "/\(label)-XXXXXX") }
+
+    private static func makeDirectory(_ template: String) -> String {
+        var bytes = Array(template.utf8CString)
+        return bytes.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
 
     /// A fresh copy of the shared database, for a test that writes.
