@@ -118,16 +118,15 @@ struct MatchContext {
                           restriction: restriction, queryTransliterated: false, into: hits)
             }
             if allowTypos && term.shape != .phrase && Self.holdsOnlySubstrings(hits) {
-                if hits.isEmpty {
-                    matchTypos(term, into: hits)
-                } else {
+                if !hits.isEmpty {
                     // Its typo hits rank below the names holding it anyway: their search has a
-                    // share of the budget, and running out of it ends the search, not the query
-                    // (a long kana piece within two edits reads much of the trie).
-                    let steps = budget.typoSteps, share = min(steps, Self.typoStepsBesideSubstrings)
-                    budget.typoSteps = share
+                    // share of the budget (a long kana piece within two edits reads much of
+                    // the trie).
+                    matchTypos(term, share: Self.typoStepsBesideSubstrings, into: hits)
+                } else if completion {
+                    matchTypos(term, share: budget.typoSteps, into: hits)
+                } else {
                     matchTypos(term, into: hits)
-                    budget.typoSteps = steps - (share - max(0, budget.typoSteps))
                 }
             }
             if hits.isEmpty, let latin = Folding.transliterate(term.text) {
@@ -211,7 +210,11 @@ struct MatchContext {
     /// Adds typo hits to a term that had hits of its own (see `mayBeMisspelt`): exact hits
     /// still rank first, typos count.
     func addTypos(_ term: Term, into hits: HitMap) {
-        matchTypos(term, into: hits)
+        if completion {
+            matchTypos(term, share: budget.typoSteps, into: hits)
+        } else {
+            matchTypos(term, into: hits)
+        }
     }
 
     /// Whole names that equal (or start with) the terms of a query read as one phrase:
@@ -486,6 +489,21 @@ struct MatchContext {
     /// exact or prefix hit, of a name or a field.
     static func holdsOnlySubstrings(_ hits: HitMap) -> Bool {
         !hits.docs.contains { Hit(raw: hits.best[Int($0)]).matchClass != .substring }
+    }
+
+    /// The typo search on at most `share` of the budget's steps, whose running out ends the
+    /// typo search, not the query: one step is always left over. For a term whose typo hits
+    /// would rank below hits it has anyway, and for a completion, whose suggestions are
+    /// offered as the text is typed: a piece of a kana name that starts no word
+    /// ("マダムゴミノミノ"), two edits from thousands of paths, gets no suggestion rather than
+    /// an error. (A search's word that finds nothing else takes the whole budget, and is
+    /// refused as too broad when that runs out: its results would be incomplete.)
+    private func matchTypos(_ term: Term, share: Int, into hits: HitMap) {
+        let steps = budget.typoSteps, share = min(steps - 1, share)
+        guard share > 0 else { return }
+        budget.typoSteps = share
+        matchTypos(term, into: hits)
+        budget.typoSteps = steps - (share - max(0, budget.typoSteps))
     }
 
     /// Typo hits, nearest first: one edit; two (for 8 characters and more) only when one

@@ -39,6 +39,16 @@ import Testing
         #expect((try? Fixture.engine.complete(query, limit: 8)).map { $0.count <= 8 } ?? true)
     }
 
+    /// A completion's typo search that runs out of steps ends, not the completion: a piece
+    /// of a kana name that starts no word ("マダムゴミノミノ", inside ミノマダム's names), two
+    /// edits from thousands of paths, is offered what was found or nothing while it is
+    /// typed, never refused as too broad; so is a word typed after it, whose typos are looked
+    /// for once the two find nothing together.
+    @Test(arguments: ["マダムゴミノミノ", "マダムゴミノミノ ひかり"])
+    func completionWhoseTypoSearchRunsOutIsAnswered(text: String) {
+        #expect(throws: Never.self) { try Fixture.engine.complete(text, limit: 8) }
+    }
+
     @Test func tooManyTermsIsAnError() {
         #expect(throws: QueryError.self) { try Fixture.engine.search(Self.repeated("a", Self.clauses + 1)) }
     }
