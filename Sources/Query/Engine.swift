@@ -209,8 +209,9 @@ public final class SearchEngine: Sendable {
         return best.docs.map { doc in (key: UInt64(best.best[Int(doc)]) << 40 | UInt64(doc), doc: Int(doc)) }
     }
 
-    /// Suggestions for text being typed: the last word is a prefix of a name word, earlier
-    /// words must match whole words (of names or fields, as in a search).
+    /// Suggestions for text being typed: the last word is a prefix of a name word (after other
+    /// words, also a field typed out in full: "fire dragon"), earlier words must match whole
+    /// words (of names or fields, as in a search).
     public func complete(_ text: String, limit: Int = 8, language: Int = 0, kinds: Set<Kind> = []) throws -> Suggestions {
         if kinds.isEmpty {
             switch completionOfOneWord(text, limit: limit, language: language) {
@@ -596,7 +597,8 @@ public final class SearchEngine: Sendable {
     func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, deferring: Bool = true, lease: QueryLease? = nil) throws
         -> (ranked: [(key: UInt64, doc: Int)], positives: [TermHits]) {
         let context = MatchContext(index: index, displayLanguage: options.language, languageRestriction: parsed.language,
-                                   completion: completion, readsLists: deferring, lease: lease ?? hitMaps.lease())
+                                   completion: completion, typedAfterOthers: completion && parsed.clauses.count > 1,
+                                   readsLists: deferring, lease: lease ?? hitMaps.lease())
         // Positive terms in query order (a deferred word's hits are filled in below), and the
         // candidate documents: the lease's arrays, given back emptied with their capacity.
         var slots: [TermSlot] = []

@@ -51,9 +51,13 @@ struct MatchContext {
     let index: IndexSnapshot
     let displayLanguage: Int
     let languageRestriction: Int?
-    /// Completion: the word being typed matches names only, by prefix (the words before it
-    /// are whole words, matched against fields too: "fire char" suggests Charizard).
+    /// Completion: the word being typed matches names by prefix (the words before it are
+    /// whole words, matched against fields too: "fire char" suggests Charizard), and fields
+    /// only typed out in full after other words (see `fields`).
     let completion: Bool
+    /// A completion whose word being typed follows other clauses (a query being typed, not
+    /// a name).
+    let typedAfterOthers: Bool
     /// Whether the word being typed may be read from its trie node's list (`namesListed`).
     let readsLists: Bool
     /// Where the query's hit maps come from (and go back to once its results are read),
@@ -108,13 +112,13 @@ struct MatchContext {
         case .word, .wholeWord, .phrase:
             let located = located ?? locate(term)!
             if let names = namesListed(term, located) {
-                recordListed(names, node: located, into: hits)
+                recordListed(names, node: located, fields: fields(term), into: hits)
                 return hits
             }
             let wholeWord = term.shape == .wholeWord
             var text = term.text
             text.withUTF8 {
-                matchText($0, located: located, phrase: term.shape == .phrase, wholeWord: wholeWord, namesOnly: namesOnly(term),
+                matchText($0, located: located, phrase: term.shape == .phrase, wholeWord: wholeWord, fields: fields(term),
                           restriction: restriction, queryTransliterated: false, into: hits)
             }
             if allowTypos && term.shape != .phrase && Self.holdsOnlySubstrings(hits) {
@@ -130,7 +134,7 @@ struct MatchContext {
                 }
             }
             if hits.isEmpty, let latin = Folding.transliterate(term.text) {
-                matchText(latin, phrase: latin.contains(" "), wholeWord: wholeWord, namesOnly: namesOnly(term), restriction: restriction,
+                matchText(latin, phrase: latin.contains(" "), wholeWord: wholeWord, fields: fields(term), restriction: restriction,
                           queryTransliterated: true, into: hits)
             }
         case .wildcard(let pieces):
@@ -165,14 +169,21 @@ struct MatchContext {
     /// and language miss, which is all a completion's ranking reads of a hit (its posting's
     /// language and role, for explanations, are left out: no language). Whole names equal to
     /// the word are exact matches, which the lists rank as prefixes (but for names matched
-    /// through their transliteration, prefixes there as here: `Posting.matchClass`).
-    private func recordListed(_ names: Range<Int>, node located: TermNode, into hits: HitMap) {
+    /// through their transliteration, prefixes there as here: `Posting.matchClass`). Fields
+    /// equal to the word are recorded too where the word matches them (`fields`).
+    private func recordListed(_ names: Range<Int>, node located: TermNode, fields: FieldMatching, into hits: HitMap) {
         let unknownPosting = Posting.noLanguage << 4
         recordListed(names, typos: 0, into: hits)
         guard let exactKey = index.keyEqualToPrefix(of: located.node!, length: located.length) else { return }
         budget.postings -= index.postingRange(key: exactKey).count
+        let fieldClass = Self.exactClass[Int(KeyRole.field.rawValue)]
         for p in index.postingRange(key: exactKey) {
             let raw = index.postings[p]
+            if (raw >> 1) & 7 == KeyRole.field.rawValue, !Self.skipsFields(fields, exact: true) {
+                hits.record(Int(raw >> 8), Hit(raw: Hit.raw(classValue: fieldClass, languageMiss: Posting.languageMiss(raw, display: PrefixTops.language),
+                                                            postingByte: raw & 0xFF)))
+                continue
+            }
             guard Posting.isWholeName(raw), !Posting(raw: raw).isTransliterated else { continue }
             let miss = Posting.languageMiss(raw, display: PrefixTops.language)
             hits.record(Int(raw >> 8), Hit(raw: Hit.raw(classValue: UInt32(MatchClass.exact.rawValue), languageMiss: miss,
@@ -258,17 +269,35 @@ struct MatchContext {
             }
             guard located.node != nil || compactLocated.node != nil else { return nil }
             let hits = lease.newMap()
-            matchText(bytes, located: located, compactLocated: compactLocated, phrase: true, wholeWord: true, namesOnly: true,
+            matchText(bytes, located: located, compactLocated: compactLocated, phrase: true, wholeWord: true, fields: .none,
                       restriction: languageRestriction, queryTransliterated: false, into: hits)
             return hits
         }
     }
 
-    /// Whether a term matches names only: the word being typed in a completion.
-    func namesOnly(_ term: Term) -> Bool { completion && term.shape != .wholeWord }
+    /// Which fields (types, abilities, genus, ...) a term's keys match.
+    enum FieldMatching {
+        /// By prefix, as names: a search's terms, a completion's words typed out.
+        case prefix
+        /// Typed out in full only: the word being typed in a completion after other words,
+        /// which may be a type or an ability as well as a name's start ("fire dragon"
+        /// suggests the fire and dragon Pokémon; "fire drag" no field starting so).
+        case whole
+        /// None: the word being typed alone in a completion, a name being typed.
+        case none
+    }
 
-    @inline(__always) private func allowed(_ posting: Posting, _ restriction: Int?, namesOnly: Bool) -> Bool {
-        if posting.role == .field { return !namesOnly }
+    func fields(_ term: Term) -> FieldMatching {
+        guard completion && term.shape != .wholeWord else { return .prefix }
+        return typedAfterOthers ? .whole : .none
+    }
+
+    /// Whether a key's field postings are skipped (`exact`: the key is the text typed out).
+    @inline(__always) static func skipsFields(_ fields: FieldMatching, exact: Bool) -> Bool {
+        fields == .none || (fields == .whole && !exact)
+    }
+
+    @inline(__always) private func allowed(_ posting: Posting, _ restriction: Int?) -> Bool {
         guard let restriction else { return true }
         return posting.language == UInt32(restriction)
     }
@@ -289,7 +318,7 @@ struct MatchContext {
     /// key; nil: none is, as for a typo's range, and no key's length is read). The hot loop
     /// of every query: a posting's low byte (language, role, transliterated) is the low byte
     /// of its hit, so a hit is a few shifts away.
-    private func recordRange(_ range: Range<Int>, length: Int?, wholeWord: Bool, phrase: Bool, namesOnly: Bool, restriction: Int?,
+    private func recordRange(_ range: Range<Int>, length: Int?, wholeWord: Bool, phrase: Bool, fields: FieldMatching, restriction: Int?,
                              queryTransliterated: Bool, typos: Int, into hits: HitMap) {
         let display = UInt32(displayLanguage)
         let restricted = restriction.map(UInt32.init) ?? .max
@@ -300,12 +329,13 @@ struct MatchContext {
                     let exact = length.map { index.keys.length(key) == $0 } ?? false
                     if wholeWord && !exact { break } // the exact key sorts first in its range
                     let classes = exact ? Self.exactClass : Self.prefixClass
+                    let skipsFields = Self.skipsFields(fields, exact: exact)
                     for p in Int(starts[key])..<Int(starts[key + 1]) {
                         let raw = postings[p]
                         let role = (raw >> 1) & 7
                         let language = (raw >> 4) & 15
                         if role == KeyRole.field.rawValue {
-                            if namesOnly { continue }
+                            if skipsFields { continue }
                         } else if restricted != .max && language != restricted {
                             continue
                         }
@@ -319,11 +349,11 @@ struct MatchContext {
         }
     }
 
-    private func matchText(_ text: String, phrase: Bool, wholeWord: Bool, namesOnly: Bool, restriction: Int?, queryTransliterated: Bool,
+    private func matchText(_ text: String, phrase: Bool, wholeWord: Bool, fields: FieldMatching, restriction: Int?, queryTransliterated: Bool,
                            into hits: HitMap) {
         var text = text
         text.withUTF8 {
-            matchText($0, located: nil, after: nil, phrase: phrase, wholeWord: wholeWord, namesOnly: namesOnly, restriction: restriction,
+            matchText($0, located: nil, after: nil, phrase: phrase, wholeWord: wholeWord, fields: fields, restriction: restriction,
                       queryTransliterated: queryTransliterated, into: hits)
         }
     }
@@ -331,21 +361,21 @@ struct MatchContext {
     /// The same, for the text's bytes in place (`located`: found in the trie already;
     /// `start`: its first bytes found, and those of its compact form for a phrase).
     private func matchText(_ bytes: UnsafeBufferPointer<UInt8>, located: TermNode?, after start: TermNode? = nil,
-                           compactLocated: TermNode? = nil, phrase: Bool, wholeWord: Bool, namesOnly: Bool, restriction: Int?,
+                           compactLocated: TermNode? = nil, phrase: Bool, wholeWord: Bool, fields: FieldMatching, restriction: Int?,
                            queryTransliterated: Bool, into hits: HitMap) {
         let range = (located ?? locate(bytes, after: start)).keys
         if let first = range.first {
             budget.postings -= Int(index.postingStart[range.upperBound] - index.postingStart[first])
             if budget.isSpent { return }
         }
-        recordRange(range, length: bytes.count, wholeWord: wholeWord, phrase: phrase, namesOnly: namesOnly, restriction: restriction,
+        recordRange(range, length: bytes.count, wholeWord: wholeWord, phrase: phrase, fields: fields, restriction: restriction,
                     queryTransliterated: queryTransliterated, typos: 0, into: hits)
         if phrase {
             // "mr mime" also as its compact form (a phrase of one word: as a whole word).
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { compact in
                 let count = Folding.compact(bytes, into: compact)
                 matchText(UnsafeBufferPointer(rebasing: compact[..<count]), located: compactLocated, after: start, phrase: false,
-                          wholeWord: true, namesOnly: namesOnly, restriction: restriction, queryTransliterated: queryTransliterated,
+                          wholeWord: true, fields: fields, restriction: restriction, queryTransliterated: queryTransliterated,
                           into: hits)
             }
         }
@@ -397,7 +427,7 @@ struct MatchContext {
         }
         let postings = Int(index.postingStart[keys.upperBound] - index.postingStart[keys.lowerBound])
         // The range must hold a name (the lists leave fields out).
-        if namesOnly(term) && index.tops.names(node).isEmpty { return nil }
+        if fields(term) != .prefix && index.tops.names(node).isEmpty { return nil }
         return (keys, postings)
     }
 
@@ -434,7 +464,7 @@ struct MatchContext {
     func wordHit(_ term: Term, bytes: UnsafeBufferPointer<UInt8>, keys: Range<Int>, substrings: Bool, doc: Int) -> UInt32? {
         let tops = index.tops
         let display = UInt32(displayLanguage)
-        let namesOnly = namesOnly(term)
+        let fields = fields(term)
         var best = UInt32.max
         @inline(__always) func consider(_ entry: UInt32, _ matchClass: UInt32) {
             best = min(best, Hit.raw(classValue: matchClass, languageMiss: Posting.languageMiss(entry, display: display), postingByte: entry & 0xFF))
@@ -447,8 +477,8 @@ struct MatchContext {
             guard key < keys.upperBound else { break }
             i += 1
             let role = Int((entry >> 1) & 7)
-            if role == Int(KeyRole.field.rawValue) && namesOnly { continue }
             let exact = index.keys.length(key) == bytes.count
+            if role == Int(KeyRole.field.rawValue) && Self.skipsFields(fields, exact: exact) { continue }
             if term.shape == .wholeWord && !exact { continue }
             consider(entry, exact ? Self.exactClass[role] : Self.prefixClass[role])
         }
@@ -511,7 +541,7 @@ struct MatchContext {
     /// a two-edit search costs about ten times as much.
     private func matchTypos(_ term: Term, into hits: HitMap) {
         let restriction = term.language ?? languageRestriction
-        let namesOnly = namesOnly(term)
+        let fields = fields(term)
         // A completion's word reads a range its node lists in full from the list, as it does
         // the range of the word as typed (`namesListed`): a range repeats a name in each
         // language that spells it alike ("pikchu" is an edit from "pikachu"'s range). Measured
@@ -528,14 +558,14 @@ struct MatchContext {
             for match in index.typoMatches(scalars, maxEdits: edits, steps: &budget.typoSteps) {
                 let first = match.keys.lowerBound
                 if index.keys.length(first) == match.length {
-                    recordRange(first..<first + 1, length: match.length, wholeWord: false, phrase: false, namesOnly: namesOnly,
+                    recordRange(first..<first + 1, length: match.length, wholeWord: false, phrase: false, fields: fields,
                                 restriction: restriction, queryTransliterated: false, typos: match.distance, into: hits)
                 }
                 if listed, let names = allNames(match.node) {
                     recordListed(names, typos: match.distance, into: hits)
                     continue
                 }
-                recordRange(match.keys, length: nil, wholeWord: false, phrase: false, namesOnly: namesOnly, restriction: restriction,
+                recordRange(match.keys, length: nil, wholeWord: false, phrase: false, fields: fields, restriction: restriction,
                             queryTransliterated: false, typos: match.distance, into: hits)
             }
             if hits.count > hitsBefore { return }
@@ -574,7 +604,7 @@ struct MatchContext {
             guard wholeMatches || wordClass != nil else { continue }
             for p in index.postingRange(key: key) {
                 let posting = Posting(raw: index.postings[p])
-                guard posting.role != .field, allowed(posting, restriction, namesOnly: true) else { continue }
+                guard posting.role != .field, allowed(posting, restriction) else { continue }
                 let matchClass: MatchClass
                 if wholeMatches {
                     matchClass = posting.role == .laterWord ? .laterWordPrefix : posting.role == .firstWord ? .namePrefix : .exact

@@ -103,6 +103,9 @@ struct CLITests {
         #expect(run.status == 0 && run.lines.first == "Pikachu" && run.lines.count == 8)
         let words = try pokesearch(["complete", "mr mi", "--db", db, "--no-server"])
         #expect(words.lines.first == "Mr. Mime")
+        // The README's query typed out: the word being typed after others is a type too.
+        let typed = try pokesearch(["complete", "fire dragon", "--db", db, "--no-server"])
+        #expect(typed.status == 0 && typed.lines.prefix(4) == ["Gouging Fire", "Reshiram", "Turtonator", "Mega Charizard X"], "\(typed.lines)")
         let none = try pokesearch(["complete", "zzzzqqqq", "--db", db, "--no-server"])
         #expect(none.status == 1 && none.stdout.isEmpty)
     }

@@ -287,8 +287,9 @@ struct PrefixTopsTests {
 @Suite("Words matched on candidates")
 struct DeferredWordTests {
     /// Two- and three-word queries: words of one name with prefixes of others, field words
-    /// (types, genus) with pieces from inside names, and words of unrelated names, so results
-    /// range from none to thousands.
+    /// (types, genus) with pieces from inside names or last (a completion's word being typed
+    /// matches a field typed out), and words of unrelated names, so results range from none to
+    /// thousands.
     static func queries() throws -> [String] {
         let store = try Store(path: Fixture.database, readOnly: true)
         let names = try store.readFoldedNames()
@@ -310,11 +311,12 @@ struct DeferredWordTests {
             let scalars = Array(last.unicodeScalars)
             let from = scalars.count > 4 ? 1 + generator.below(scalars.count - 4) : 0
             let infix = String(String.UnicodeScalarView(scalars[from..<min(scalars.count, from + 3 + generator.below(2))]))
-            switch generator.below(5) {
+            switch generator.below(6) {
             case 0: queries.append("\(word(name)) \(prefix)")
             case 1: queries.append("\(word(field)) \(word(name))")
             case 2: queries.append("\(word(field)) \(word(field)) \(prefix)")
             case 3: queries.append("\(word(field)) \(infix)")
+            case 4: queries.append("\(word(name)) \(word(field))")
             default: queries.append("\(word(name)) \(word(other)) \(prefix)")
             }
         }

@@ -264,12 +264,15 @@ struct RelevanceTests {
 
     @Test func suiteIsLargeEnough() { #expect(Self.cases.count >= 100) }
 
-    /// Completion: the word being typed is a prefix of a name word; earlier words are whole
-    /// words of a name or of a field (a type: "fire char").
+    /// Completion: the word being typed is a prefix of a name word, or after other words a
+    /// field typed out in full ("fire dragon"); earlier words are whole words of a name or of
+    /// a field (a type: "fire char").
     static let completions: [(text: String, first: [String])] = [
         ("p", ["pokemon:pidgey"]), ("pika", ["pokemon:pikachu"]), ("char", ["pokemon:charmander", "pokemon:charmeleon", "pokemon:charizard"]),
         ("mr mi", ["pokemon:mr-mime"]), ("thunder p", ["move:thunder-punch"]), ("fire char", ["pokemon:charmander"]),
-        ("fighting rapi", ["pokemon:urshifu-rapid-strike"]), ("pikachu ", ["pokemon:pikachu"]), ("ピカ", ["pokemon:pikachu"]),
+        ("fighting rapi", ["pokemon:urshifu-rapid-strike"]),
+        ("fire dragon", ["pokemon:gouging-fire", "pokemon:reshiram", "pokemon:turtonator", "pokemon:charizard-mega-x"]),
+        ("bug flying", ["pokemon:butterfree", "pokemon:scyther"]), ("electric levitate", ["pokemon:rotom", "pokemon:tynamo"]), ("pikachu ", ["pokemon:pikachu"]), ("ピカ", ["pokemon:pikachu"]),
         ("dracau", ["pokemon:charizard"]), ("cha", ["pokemon:charmander"]), ("poke", ["pokemon:vivillon-poke-ball", "item:poke-ball"]), ("zzzzqqqq", []), ("metronome", ["move:metronome", "item:metronome"]),
         // A form's name as written: the last term folds to two words, the start of a later one.
         ("シルヴァディ (タイプ：ドラゴン)", ["pokemon:silvally-dragon"]), ("銀伴戰獸 (屬性：龍)", ["pokemon:silvally-dragon"]),
@@ -287,17 +290,21 @@ struct RelevanceTests {
             // (No suggestion expected: none given.)
             #expect(first.isEmpty ? suggestions.isEmpty : Array(suggestions.prefix(first.count)) == first, "'\(text)': \(suggestions)")
         }
-        // The word being typed matches names only: "fire" suggests names, not every fire type.
+        // The word being typed matches names only, alone or as a field's start: "fire"
+        // suggests names, not every fire type; "fire dra" no fire Pokémon of the dragon type.
         let index = Fixture.engine.index
-        let suggested = try Fixture.engine.complete("fire", limit: 1000)
-        for suggestion in suggested {
-            let doc = index.doc(kind: suggestion.kind, slug: suggestion.slug)!
-            let words = index.names(doc).flatMap { name in
-                ([Folding.fold(name.text)] + (Folding.transliterate(name.text).map { [$0] } ?? [])).flatMap { Folding.words($0) }
+        for (text, word) in [("fire", "fire"), ("fire dra", "dra")] {
+            let suggested = try Fixture.engine.complete(text, limit: 1000)
+            #expect(!suggested.isEmpty)
+            for suggestion in suggested {
+                let doc = index.doc(kind: suggestion.kind, slug: suggestion.slug)!
+                let words = index.names(doc).flatMap { name in
+                    ([Folding.fold(name.text)] + (Folding.transliterate(name.text).map { [$0] } ?? [])).flatMap { Folding.words($0) }
+                }
+                #expect(words.contains { $0.hasPrefix(word) }, "'\(text)': \(suggestion.slug) has no name word starting with '\(word)'")
             }
-            #expect(words.contains { $0.hasPrefix("fire") }, "\(suggestion.slug) has no name word starting with 'fire'")
         }
-        #expect(suggested.count < (try Fixture.engine.search("type:fire").total))
+        #expect(try Fixture.engine.complete("fire", limit: 1000).count < (try Fixture.engine.search("type:fire").total))
     }
 
     /// A query of symbols alone is matched as written; one with a letter or a digit and
@@ -367,10 +374,16 @@ struct RelevanceTests {
         #expect(misspelt.contains { $0.slug == "reshiram" })
         #expect(misspelt.allSatisfy { $0.explanation.first?.typos == 1 && $0.explanation.last?.typos == 0 })
         // Type names as written are meant: typing "water rock" (no name of a water type
-        // starts with "rock") suggests nothing, not names one edit from "water" or "rock".
-        #expect(try Fixture.engine.complete("water rock").isEmpty)
-        #expect(try Fixture.engine.complete("dragon dark").isEmpty)
-        #expect(try Fixture.engine.complete("kampf flug").isEmpty, "type names in any language (fighting, flying in German)")
+        // starts with "rock") suggests what has both types, not names one edit from "water"
+        // or "rock"; so in any language ("kampf flug": fighting, flying in German).
+        for (text, filters) in [("water rock", "type:water type:rock"), ("dragon dark", "type:dragon type:dark"),
+                                ("kampf flug", "type:fighting type:flying")] {
+            var all = SearchOptions()
+            all.limit = SearchOptions.maxLimit
+            let typed = Set(try Fixture.engine.search(filters, options: all).results.map(\.slug))
+            let suggested = try Fixture.engine.complete(text).map(\.slug)
+            #expect(!suggested.isEmpty && suggested.allSatisfy(typed.contains), "'\(text)': \(suggested)")
+        }
         #expect(try Fixture.engine.complete("fier drag").isEmpty == false, "a word that is no type still gets its typos")
     }
 

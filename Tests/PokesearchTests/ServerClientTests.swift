@@ -16,7 +16,10 @@ struct ServerClientTests {
         ["search", "pikachu", "--limit", "5", "--json"],
         ["search", "fire", "dragon", "--limit", "5"],
         ["search", "type:water", "--kind", "pokemon", "--sort", "speed", "--desc", "--limit", "4", "--lang", "de"],
+        // A name shown twice is followed by each one's slug, read from the server's answer.
+        ["search", "poke", "ball", "--kind", "item", "--limit", "2"],
         ["complete", "char", "--limit", "5"],
+        ["complete", "fire", "dragon"],
         ["complete", "thunder", "--kind", "move", "--json"],
         ["complete", "bulba", "--slugs"],
     ])
