@@ -785,7 +785,12 @@ public final class SearchEngine: Sendable {
         }
         let phrase = slots.count > 1 && !candidates.isEmpty ? context.phraseHits(slots, of: parsed) : nil
 
-        // Rank: bucket keys in one integer, smallest first.
+        // Rank: bucket keys in one integer, smallest first. With several terms a name is
+        // matched exactly when they are the whole name together (the phrase): one term equal to
+        // a name ranks as the name's start ("croagunk poison": the item before Croagunk, of the
+        // poison type; "echange psy": Psycho Shift before Skill Swap, a psychic move whose
+        // French name is "Échange").
+        let exactTakesAllTerms = slots.count > 1
         var ranked: [(key: UInt64, doc: Int)] = []
         ranked.reserveCapacity(candidates.count)
         for candidate in candidates {
@@ -796,7 +801,8 @@ public final class SearchEngine: Sendable {
             for slot in slots {
                 let hit = Hit(raw: slot.hits!.best[doc])
                 if hit.typos > 0 { typoTerms += 1; typos += UInt64(hit.typos) }
-                placement = min(placement, UInt64(hit.placement))
+                // (Placement: class << 1 | language miss; exact is class 0, a name's start 1.)
+                placement = min(placement, UInt64(exactTakesAllTerms && hit.placement < 2 ? hit.placement | 2 : hit.placement))
             }
             if let phrase, let hit = phrase.hit(doc) { placement = min(placement, UInt64(hit.placement)) }
             ranked.append((typoTerms << 56 | min(typos, 255) << 48 | placement << 40 | UInt64(doc), doc))

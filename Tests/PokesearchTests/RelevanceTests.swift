@@ -214,6 +214,10 @@ struct RelevanceTests {
         // with that id has the other words, it is also a word of a name ("10% Zygarde").
         c("pikachu 25", .first(["pokemon:pikachu"])),
         c("ZYGARDE 10", .first(["pokemon:zygarde-10-power-construct", "pokemon:zygarde-10"])),
+        // Several terms are an exact match together (the whole name), not one of them alone:
+        // Croagunk is a poison type, Skill Swap a psychic move named "Échange" in French.
+        c("Croagunk Poison", .first(["item:croagunk-poison", "pokemon:croagunk"])),
+        c("Échange Psy", .first(["move:psycho-shift", "move:skill-swap"])),
         c("50 zygarde", .first(["pokemon:zygarde-50-power-construct"])),
         c("zygarde 10 -ability:aura-break", .first(["pokemon:zygarde-10-power-construct"])),
         c("unown 1", .nothing),
@@ -272,7 +276,7 @@ struct RelevanceTests {
         ("mr mi", ["pokemon:mr-mime"]), ("thunder p", ["move:thunder-punch"]), ("fire char", ["pokemon:charmander"]),
         ("fighting rapi", ["pokemon:urshifu-rapid-strike"]),
         ("fire dragon", ["pokemon:gouging-fire", "pokemon:reshiram", "pokemon:turtonator", "pokemon:charizard-mega-x"]),
-        ("bug flying", ["pokemon:butterfree", "pokemon:scyther"]), ("electric levitate", ["pokemon:rotom", "pokemon:tynamo"]), ("pikachu ", ["pokemon:pikachu"]), ("ピカ", ["pokemon:pikachu"]),
+        ("bug flying", ["pokemon:butterfree", "pokemon:scyther"]), ("Floette (Weiß)", ["pokemon:floette-white", "pokemon:floette"]), ("electric levitate", ["pokemon:rotom", "pokemon:tynamo"]), ("pikachu ", ["pokemon:pikachu"]), ("ピカ", ["pokemon:pikachu"]),
         ("dracau", ["pokemon:charizard"]), ("cha", ["pokemon:charmander"]), ("poke", ["pokemon:vivillon-poke-ball", "item:poke-ball"]), ("zzzzqqqq", []), ("metronome", ["move:metronome", "item:metronome"]),
         // A form's name as written: the last term folds to two words, the start of a later one.
         ("シルヴァディ (タイプ：ドラゴン)", ["pokemon:silvally-dragon"]), ("銀伴戰獸 (屬性：龍)", ["pokemon:silvally-dragon"]),
