@@ -44,12 +44,24 @@ public final class Catalog {
             _ = try Ingest.run(tables: try TSV.readCorpus(from: corpus), source: "bundled corpus", databasePath: path)
         }
         var writable = true
-        let store: Store
+        var store: Store
         if access(path, W_OK) == 0 {
             store = try Store(path: path)
         } else {
             writable = false
             store = try Store(path: path, readOnly: true)
+        }
+        if Int(store.meta("documents_version") ?? "1") ?? 1 < Documents.version {
+            if writable {
+                // Made by an older pokesearch: its documents again from its own corpus tables
+                // (the source it was ingested from may be gone), its user data carried over.
+                notice("the database at \(path) was made by an older pokesearch: rebuilding its search documents (once)")
+                let tables = try store.readCorpusTables(), source = store.meta("source") ?? "the database's own corpus"
+                _ = try Ingest.run(tables: tables, source: source, databasePath: path)
+                store = try Store(path: path)
+            } else {
+                notice("the database at \(path) was made by an older pokesearch and is read-only: run `pokesearch ingest` where it can be written to search all of it")
+            }
         }
         let index = try loadOrBuildIndex(store, beforeLoading: beforeLoadingIndex)
         if writable && index.rebuilt {

@@ -15,6 +15,13 @@ public struct Documents: Sendable {
     public var names: [FoldedName]
     public var fields: [(doc: Int, text: String)]
 
+    /// How documents are made from a corpus, stored with them at ingest (meta
+    /// `documents_version`; none stored: 1). A database whose documents are older is
+    /// rebuilt from its own corpus tables when opened (`Catalog.open`): searching it as it
+    /// is would miss what the newer documents hold.
+    /// 2: the species flags (legendary, mythical, baby) are field words.
+    public static let version = 2
+
     /// What the in-memory index is built from: these documents, and the corpus they were
     /// made from.
     public func indexInput(_ corpus: Corpus) -> IndexInput {

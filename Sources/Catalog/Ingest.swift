@@ -52,6 +52,7 @@ public enum Ingest {
                     try store.writeFullText(names: folded.fullTextNames, fields: folded.fields)
                     try store.writeIndexSnapshot(format: IndexSnapshot.formatVersion, bytes: building.value.serialized())
                     try store.setMeta("corpus_version", corpusVersion(tables))
+                    try store.setMeta("documents_version", String(Documents.version))
                     try store.setMeta("source", source)
                     try store.setMeta("built_at", ISO8601DateFormatter().string(from: Date()))
                     if let old = try openPrevious(path) {
