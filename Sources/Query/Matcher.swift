@@ -557,16 +557,18 @@ struct MatchContext {
             // above names that only start within them ("draco meteor").
             for match in index.typoMatches(scalars, maxEdits: edits, steps: &budget.typoSteps) {
                 let first = match.keys.lowerBound
-                if index.keys.length(first) == match.length {
-                    recordRange(first..<first + 1, length: match.length, wholeWord: false, phrase: false, fields: fields,
-                                restriction: restriction, queryTransliterated: false, typos: match.distance, into: hits)
-                }
+                let whole = index.keys.length(first) == match.length
                 if listed, let names = allNames(match.node) {
+                    if whole {
+                        recordRange(first..<first + 1, length: match.length, wholeWord: false, phrase: false, fields: fields,
+                                    restriction: restriction, queryTransliterated: false, typos: match.distance, into: hits)
+                    }
                     recordListed(names, typos: match.distance, into: hits)
                     continue
                 }
-                recordRange(match.keys, length: nil, wholeWord: false, phrase: false, fields: fields, restriction: restriction,
-                            queryTransliterated: false, typos: match.distance, into: hits)
+                // (In one pass: the whole word's key first, exact, the others as prefixes.)
+                recordRange(match.keys, length: whole ? match.length : nil, wholeWord: false, phrase: false, fields: fields,
+                            restriction: restriction, queryTransliterated: false, typos: match.distance, into: hits)
             }
             if hits.count > hitsBefore { return }
         }
