@@ -379,12 +379,6 @@ final class TransliteratorPool: Sendable {
 
     init(id: String) { self.id = id }
 
-    /// (The process's pools live as long as it; a pool of its own, a test's, closes what it
-    /// opened.)
-    deinit {
-        for bits in idle.withLock({ $0 }) { pokesearch_icu_transliterator_close(OpaquePointer(bitPattern: bits)) }
-    }
-
     /// Transliterates `text`, unfolded.
     func run(_ text: String) -> String {
         withTransliterator { Folding.runTransliterator($0, text) }
