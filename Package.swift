@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "Catalog", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Locking"]),
         .target(name: "Sync", dependencies: ["CCurl", "Corpus", "Store", "Locking"]),
         .target(name: "Server", dependencies: ["Catalog", "Query", "CLinux", "Locking"]),
-        .target(name: "PokesearchCLI", dependencies: ["Catalog", "Folding", "Query", "Server", "Sync", "CLinux"]),
+        .target(name: "PokesearchCLI", dependencies: ["Catalog", "Query", "Server", "Sync", "CLinux"]),
         .executableTarget(name: "pokesearch", dependencies: ["PokesearchCLI"]),
         .executableTarget(name: "pokesearch-corpus", dependencies: ["Corpus"]),
         // The benchmark suite: workloads and the report/baseline logic in a library the

@@ -352,17 +352,10 @@ public enum Folding {
         }
     }
 
-    static let transliterators = (
+    private static let transliterators = (
         any: TransliteratorPool(id: "Any-Latin"), kana: TransliteratorPool(id: "Katakana-Latin"),
         hangul: TransliteratorPool(id: "Hangul-Latin"), han: TransliteratorPool(id: "Han-Latin")
     )
-
-    /// Opens one of each transliterator ahead of use: ICU compiles its rules on opening,
-    /// 17-24 ms for Katakana-Latin on the benchmark machine, which the first query needing it
-    /// would wait for. A server does this at start, beside its first requests.
-    public static func openTransliterators() {
-        for pool in [transliterators.any, transliterators.kana, transliterators.hangul, transliterators.han] { pool.prepare() }
-    }
 
     fileprivate static func runTransliterator(_ handle: OpaquePointer, _ text: String) -> String {
         callICU(text) { input, length, output, capacity, status in
@@ -383,14 +376,6 @@ final class TransliteratorPool: Sendable {
     func run(_ text: String) -> String {
         withTransliterator { Folding.runTransliterator($0, text) }
     }
-
-    /// Opens one transliterator for later use, unless one is waiting already.
-    func prepare() {
-        if idleCount == 0 { withTransliterator { _ in } }
-    }
-
-    /// How many opened transliterators wait for a caller.
-    var idleCount: Int { idle.withLock { $0.count } }
 
     func withTransliterator<R>(_ body: (OpaquePointer) -> R) -> R {
         let handle = take()

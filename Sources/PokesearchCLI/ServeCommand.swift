@@ -1,6 +1,4 @@
 import Catalog
-import Folding
-import Foundation
 import Index
 import Server
 
@@ -40,8 +38,6 @@ enum ServeCommand {
             throw error
         }
         Output.error("serving \(loaded.entityCount) entities from \(context.databasePath) on \(server.socketPath)")
-        // (Off the request path: the first query needing a transliteration does not wait.)
-        Thread.detachNewThread { Folding.openTransliterators() }
         server.serve(consume loaded)
         Output.error("stopped")
         return 0

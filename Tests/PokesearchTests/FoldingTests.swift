@@ -54,19 +54,6 @@ struct FoldingTests {
         ("Flabébé", nil),
     ]
 
-    /// A server opens a transliterator of each kind at start (`Folding.openTransliterators`):
-    /// ICU compiles its rules on opening, about 20 ms that its first non-Latin query would
-    /// otherwise wait. A prepared pool has one waiting, and hands it out.
-    @Test func preparedTransliteratorWaitsForItsFirstCaller() {
-        let pool = TransliteratorPool(id: "Katakana-Latin")
-        #expect(pool.idleCount == 0)
-        pool.prepare()
-        pool.prepare()
-        #expect(pool.idleCount == 1)
-        #expect(pool.run("ピカチュウ") == "pikachuu")
-        #expect(pool.idleCount == 1)
-    }
-
     @Test(arguments: transliterations)
     func transliterates(_ raw: String, _ latin: String?) {
         #expect(Folding.transliterate(raw) == latin)
