@@ -122,16 +122,7 @@ struct MatchContext {
                           restriction: restriction, queryTransliterated: false, into: hits)
             }
             if allowTypos && term.shape != .phrase && Self.holdsOnlySubstrings(hits) {
-                if !hits.isEmpty {
-                    // Its typo hits rank below the names holding it anyway: their search has a
-                    // share of the budget (a long kana piece within two edits reads much of
-                    // the trie).
-                    matchTypos(term, share: Self.typoStepsBesideSubstrings, into: hits)
-                } else if completion {
-                    matchTypos(term, share: budget.typoSteps, into: hits)
-                } else {
-                    matchTypos(term, into: hits)
-                }
+                searchTypos(term, besideSubstrings: !hits.isEmpty, into: hits)
             }
             if hits.isEmpty, let latin = Folding.transliterate(term.text) {
                 matchText(latin, phrase: latin.contains(" "), wholeWord: wholeWord, fields: fields(term), restriction: restriction,
@@ -221,11 +212,7 @@ struct MatchContext {
     /// Adds typo hits to a term that had hits of its own (see `mayBeMisspelt`): exact hits
     /// still rank first, typos count.
     func addTypos(_ term: Term, into hits: HitMap) {
-        if completion {
-            matchTypos(term, share: budget.typoSteps, into: hits)
-        } else {
-            matchTypos(term, into: hits)
-        }
+        searchTypos(term, besideSubstrings: false, into: hits)
     }
 
     /// Whole names that equal (or start with) the terms of a query read as one phrase:
@@ -519,6 +506,21 @@ struct MatchContext {
     /// exact or prefix hit, of a name or a field.
     static func holdsOnlySubstrings(_ hits: HitMap) -> Bool {
         !hits.docs.contains { Hit(raw: hits.best[Int($0)]).matchClass != .substring }
+    }
+
+    /// The typo search on the steps a term may take: a term found inside names
+    /// (`besideSubstrings`), whose typo hits rank below those anyway, a share of the budget (a
+    /// long kana piece within two edits reads much of the trie); a completion's term, every
+    /// step left, running out of them ending the typo search only; a search's term, the
+    /// budget, running out of it refusing the query.
+    private func searchTypos(_ term: Term, besideSubstrings: Bool, into hits: HitMap) {
+        if besideSubstrings {
+            matchTypos(term, share: Self.typoStepsBesideSubstrings, into: hits)
+        } else if completion {
+            matchTypos(term, share: budget.typoSteps, into: hits)
+        } else {
+            matchTypos(term, into: hits)
+        }
     }
 
     /// The typo search on at most `share` of the budget's steps, whose running out ends the
