@@ -221,7 +221,9 @@ public final class SearchEngine: Sendable {
                 return try completion(of: ParsedQuery(clauses: [QueryClause(.term(term))], language: nil), text: text,
                                       limit: limit, language: language, kinds: kinds, listsTried: true)
             case .notOneWord:
-                break
+                if let window = completionOfWords(text, limit: limit, language: language) {
+                    return Suggestions(index: index, language: language, window: window)
+                }
             }
         }
         return try completeParsed(text, limit: limit, language: language, kinds: kinds)

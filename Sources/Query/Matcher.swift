@@ -451,24 +451,12 @@ struct MatchContext {
     func wordHit(_ term: Term, bytes: UnsafeBufferPointer<UInt8>, keys: Range<Int>, substrings: Bool, doc: Int) -> UInt32? {
         let tops = index.tops
         let display = UInt32(displayLanguage)
-        let fields = fields(term)
-        var best = UInt32.max
+        var best = Self.rangeHit(index, doc: doc, keys: keys, length: bytes.count, wholeWord: term.shape == .wholeWord,
+                                 wholeNamesOnly: false, fields: fields(term), display: display)
         @inline(__always) func consider(_ entry: UInt32, _ matchClass: UInt32) {
             best = min(best, Hit.raw(classValue: matchClass, languageMiss: Posting.languageMiss(entry, display: display), postingByte: entry & 0xFF))
         }
         let end = Int(tops.docKeyStart[doc + 1])
-        var i = tops.firstPosting(of: doc, fromKey: keys.lowerBound)
-        while i < end {
-            let entry = tops.docPostings[i]
-            let key = Int(entry >> 8)
-            guard key < keys.upperBound else { break }
-            i += 1
-            let role = Int((entry >> 1) & 7)
-            let exact = index.keys.length(key) == bytes.count
-            if role == Int(KeyRole.field.rawValue) && Self.skipsFields(fields, exact: exact) { continue }
-            if term.shape == .wholeWord && !exact { continue }
-            consider(entry, exact ? Self.exactClass[role] : Self.prefixClass[role])
-        }
         // A substring hit is at best a word prefix (class 2) in the display language.
         guard substrings, best >> 8 >= 2 << 1 else { return best == .max ? nil : best }
         // The names' keys asked for at once, before any is searched (each is a miss of its own
@@ -494,6 +482,32 @@ struct MatchContext {
             consider(entry, UInt32(matchClass.rawValue))
         }
         return best == .max ? nil : best
+    }
+
+    /// A document's best hit on a range of keys starting with a text of `length` bytes, read
+    /// from the document's own postings (the forward index): what `recordRange` records for
+    /// that document (`wholeWord`: the key of that length alone; `wholeNamesOnly`: whole names
+    /// as written alone, as a phrase matches them), or `.max` for none.
+    static func rangeHit(_ index: IndexSnapshot, doc: Int, keys: Range<Int>, length: Int, wholeWord: Bool, wholeNamesOnly: Bool,
+                         fields: FieldMatching, display: UInt32) -> UInt32 {
+        let tops = index.tops
+        var best = UInt32.max
+        let end = Int(tops.docKeyStart[doc + 1])
+        var i = tops.firstPosting(of: doc, fromKey: keys.lowerBound)
+        while i < end {
+            let entry = tops.docPostings[i]
+            let key = Int(entry >> 8)
+            guard key < keys.upperBound else { break }
+            i += 1
+            let role = Int((entry >> 1) & 7)
+            let exact = index.keys.length(key) == length
+            if role == Int(KeyRole.field.rawValue) && skipsFields(fields, exact: exact) { continue }
+            if wholeWord && !exact { continue }
+            if wholeNamesOnly && role != Int(KeyRole.whole.rawValue) { continue }
+            let classValue = exact ? exactClass[role] : prefixClass[role]
+            best = min(best, Hit.raw(classValue: classValue, languageMiss: Posting.languageMiss(entry, display: display), postingByte: entry & 0xFF))
+        }
+        return best
     }
 
     /// The contract's typo budget: 1 edit from 4 characters, 2 from 8.

@@ -1,6 +1,7 @@
 import Catalog
 import Corpus
 import Folding
+import Foundation
 @testable import Index
 @testable import Query
 import Store
@@ -147,6 +148,73 @@ struct PrefixTopsTests {
             }
         }
         guard case .unanswered = engine.completionOfOneWord("giraitna", limit: 8, language: 0) else { Issue.record("giraitna"); return }
+    }
+
+    /// Texts of several words as a completion sees them typed: names of several words in
+    /// every language, as written (raw) and folded, each from its second word's first letter
+    /// on; a type or a word of a name and the start of a name ("fire char", "mega sc"); the
+    /// benchmark's completions of several words; and texts the shortcut leaves to the ranking.
+    static func wordsPrefixes() throws -> [String] {
+        let store = try Store(path: Fixture.database, readOnly: true)
+        var seen = Set<String>()
+        var texts: [String] = []
+        func add(_ text: String) { if seen.insert(text).inserted { texts.append(text) } }
+        for (i, name) in try store.readFoldedNames().enumerated() where i % 5 == 0 {
+            for form in [name.raw, name.folded] {
+                let words = form.split(separator: " ")
+                guard words.count > 1 else { continue }
+                let scalars = Array(words.joined(separator: " ").unicodeScalars)
+                let first = words[0].unicodeScalars.count
+                for length in stride(from: first + 2, through: scalars.count, by: i % 2 == 0 ? 1 : 3) {
+                    add(String(String.UnicodeScalarView(scalars[0..<length])))
+                }
+            }
+        }
+        let starts = ["char", "pik", "dra", "m", "s", "gen", "ho", "zyg", "10", "eev", "ピカ", "피카", "皮卡"]
+        for field in ["fire", "water", "dragon", "ghost", "feu", "drache", "mega", "legendary", "baby", "levitate", "red", "cave", "ball"] {
+            for start in starts { add(field + " " + start) }
+        }
+        let committed = try String(contentsOfFile: Fixture.root.appendingPathComponent("Benchmarks/queries.tsv").path, encoding: .utf8)
+        for line in committed.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            if fields.count > 1, fields[0] != "filters", fields[1].contains(" ") { add(String(fields[1])) }
+        }
+        for text in ["mega  scizor", " mega scizor", "mega scizor ", "mega -scizor", "mega sc*", "mega \"sc", "zygarde 10", "10 zyg",
+                     "pikachu 25", "fire f", "a b c d e f g h i", "a b c d e f g h", "mega mega", "mega\tscizor", "porygon-z z",
+                     "mr. mime", "type: null", "fier drag", "fire dragn", "qzxv pika", "pika qzxv", "ｍｅｇａ ｓｃ", "méga dracaufeu",
+                     "farfetch'd gal", "nidoran♀ c", "(タイプ：ドラゴン) シ", "シルヴァディ (タイプ：ド", "★ a", "pokémon pika"] {
+            add(text)
+        }
+        return texts
+    }
+
+    /// Several words being typed are completed without parsing them (`completionOfWords`):
+    /// exactly as parsed and ranked, at several limits, in the default display language and
+    /// others.
+    @Test func wordsCompleteAsParsed() throws {
+        let engine = Fixture.engine
+        let texts = try Self.wordsPrefixes()
+        #expect(texts.count > 10_000)
+        var shortcuts = 0, compared = 0
+        for text in texts {
+            for (limit, language) in [(8, 0), (1, 0), (40, 0), (8, 1), (8, 8)] {
+                let parsed = try? engine.completeParsed(text, limit: limit, language: language, kinds: [])
+                let completed = try? engine.complete(text, limit: limit, language: language)
+                #expect(completed.map(Array.init) == parsed.map(Array.init), "'\(text)' limit \(limit) language \(language)")
+                if engine.completionOfWords(text, limit: limit, language: language) != nil { shortcuts += 1 }
+                compared += 1
+            }
+        }
+        // The shortcut answers most of them; one that never fired would test nothing.
+        #expect(shortcuts > compared / 2, "\(shortcuts) of \(compared) by the shortcut")
+        for text in ["mega scizor", "dusk necr", "Guadaña Sedosa", "méga dracaufeu", "Mega Scovi"] {
+            #expect(engine.completionOfWords(text, limit: 8, language: 0) != nil, "'\(text)'")
+        }
+        // (A space typed last, a number, too many words, a misspelling, syntax, one word, a
+        // rarest word of too many postings.)
+        for text in ["mega scizor ", "zygarde 10", "a b c d e f g h i", "fier drag", "qzxv pika", "mega sc*", "pikachu", "pokémon pika", "fire char"] {
+            #expect(engine.completionOfWords(text, limit: 8, language: 0) == nil, "'\(text)'")
+        }
     }
 
     /// A bare number's documents, found by id group, are those a scan of every document finds.

@@ -1,0 +1,168 @@
+import Folding
+import Index
+
+extension SearchEngine {
+    /// The most words `completionOfWords` takes.
+    static let wordsCompletionMaxWords = 8
+
+    /// The most postings `completionOfWords` reads to find its candidates (those of its
+    /// rarest word); past them the ranking answers ("fire char": the fire type's hundreds),
+    /// whose plan (the rarest word in full, the others from the candidates' postings or
+    /// their lists) costs less there. Measured with callgrind over the benchmark's two- and
+    /// three-term completions: 28,600 instructions each by the ranking alone, 28,000 with
+    /// this bound, 29,500 with 128, 42,700 with 256.
+    static let wordsCompletionMaxPostings = 64
+
+    /// A completion of several plain words being typed ("mega scizor", "dusk necr", "fire
+    /// char"), answered as the parsed query ranks it without parsing it or leasing hit maps:
+    /// the words folded on the stack as `completionOfOneWord` folds one; the candidates, the
+    /// documents of the rarest word's postings, each read for every word in its own postings
+    /// (`MatchContext.rangeHit`, as the ranking reads a deferred word), earlier words as whole
+    /// words (of names or fields), the last by prefix (a name word's, or a field typed out in
+    /// full); then the words together as a whole name or its compact form, exact
+    /// (`MatchContext.phraseHits`), and the ranking's key. Parsing, terms and hit maps were
+    /// most of such a completion's instructions ("mega scizor": 11,300 with callgrind, the
+    /// words' own matching under 4,000), and a quarter of the benchmark's completions are of
+    /// several words.
+    ///
+    /// Nil where the ranking must answer: anything but plain words (the parser's simple terms,
+    /// each folding to one word, no number alone: an id), a word no key starts with or, before
+    /// the last, no key equals (typos), a last word starting no name, a rarest word of more
+    /// than `wordsCompletionMaxPostings` postings, or no document with every word (typos).
+    func completionOfWords(_ text: String, limit: Int, language: Int) -> ArraySlice<(key: UInt64, doc: Int)>? {
+        let wanted = max(1, min(limit, SearchOptions.maxLimit))
+        var text = text
+        return text.withUTF8 { bytes -> ArraySlice<(key: UInt64, doc: Int)>? in
+            guard bytes.count <= Self.oneWordLength * Self.wordsCompletionMaxWords, bytes.last.map({ $0 != 0x20 }) ?? false else { return nil }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Folding.byScalarCapacity(bytes.count) + bytes.count) { folded in
+                withUnsafeTemporaryAllocation(of: TypedWord.self, capacity: Self.wordsCompletionMaxWords) { words in
+                    guard let count = foldWords(bytes, into: folded, words: words), count > 1 else { return nil }
+                    return rankWords(UnsafeMutableBufferPointer(rebasing: words[..<count]), folded: folded, wanted: wanted,
+                                     display: UInt32(language))
+                }
+            }
+        }
+    }
+
+    /// A word of `completionOfWords`: where its folding is in the folded text, and the keys it
+    /// matches (the last word's range; an earlier word's key equal to it).
+    struct TypedWord {
+        var start: Int
+        var count: Int
+        var keys: Range<Int>
+        var node: Int
+    }
+
+    /// Folds the words between spaces of `bytes` into `folded`, one after another, and finds
+    /// each in the trie: how many there are, or nil where `completionOfWords` leaves the text
+    /// to the parser.
+    private func foldWords(_ bytes: UnsafeBufferPointer<UInt8>, into folded: UnsafeMutableBufferPointer<UInt8>,
+                           words: UnsafeMutableBufferPointer<TypedWord>) -> Int? {
+        var count = 0, used = 0, start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != 0x20 { end += 1 }
+            if end > start {
+                guard count < words.count else { return nil }
+                let word = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                // (Room for the word's folding, as `completionOfOneWord` gives it.)
+                let room = Folding.byScalarCapacity(word.count)
+                guard used + room <= folded.count,
+                      let (length, pieces) = QueryParser.foldedWord(word, into: UnsafeMutableBufferPointer(rebasing: folded[used..<used + room])),
+                      pieces == 1,
+                      let node = index.prefixNode(UnsafeBufferPointer(rebasing: folded[used..<used + length])) else { return nil }
+                words[count] = TypedWord(start: used, count: length, keys: index.nodeKeys(node), node: node)
+                used += length
+                count += 1
+            }
+            start = end + 1
+        }
+        guard count > 0 else { return nil }
+        for i in 0..<count - 1 {
+            // A word typed out: the key equal to it.
+            guard let key = index.keyEqualToPrefix(of: words[i].node, length: words[i].count) else { return nil }
+            words[i].keys = key..<key + 1
+        }
+        // The last word starts a name (the lists leave fields out): it has hits of its own.
+        guard !index.tops.names(words[count - 1].node).isEmpty else { return nil }
+        return count
+    }
+
+    /// The ranking of `completionOfWords` over its located words.
+    private func rankWords(_ words: UnsafeMutableBufferPointer<TypedWord>, folded: UnsafeMutableBufferPointer<UInt8>, wanted: Int,
+                           display: UInt32) -> ArraySlice<(key: UInt64, doc: Int)>? {
+        func postings(_ keys: Range<Int>) -> Range<Int> { Int(index.postingStart[keys.lowerBound])..<Int(index.postingStart[keys.upperBound]) }
+        var rarest = 0
+        for i in words.indices where postings(words[i].keys).count < postings(words[rarest].keys).count { rarest = i }
+        let candidatePostings = postings(words[rarest].keys)
+        guard candidatePostings.count <= Self.wordsCompletionMaxPostings else { return nil }
+        let phrase = phraseKeys(words, folded: folded)
+        let last = words.count - 1
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(1, candidatePostings.count)) { ranked in
+            // The candidates, each once (a key's postings are in document order; a range's
+            // keys are not).
+            var docs = 0
+            for p in candidatePostings { ranked[docs] = UInt64(index.postings[p] >> 8); docs += 1 }
+            var candidates = UnsafeMutableBufferPointer(rebasing: ranked[..<docs])
+            candidates.sort()
+            var found = 0, previous = UInt64.max
+            for i in 0..<docs where candidates[i] != previous {
+                previous = candidates[i]
+                let doc = Int(previous)
+                // (Placement: class << 1 | language miss. With several words a name is exact
+                // only by all of them together, the phrase: one word's exact match ranks as a
+                // name's start, as in `rank`.)
+                var placement: UInt32 = 0xF
+                var hasEvery = true
+                for w in words.indices {
+                    let hit = MatchContext.rangeHit(index, doc: doc, keys: words[w].keys, length: words[w].count, wholeWord: w < last,
+                                                    wholeNamesOnly: false, fields: w < last ? .prefix : .whole, display: display)
+                    guard hit != .max else { hasEvery = false; break }
+                    let wordPlacement = Hit(raw: hit).placement
+                    placement = min(placement, wordPlacement < 2 ? wordPlacement | 2 : wordPlacement)
+                }
+                guard hasEvery else { continue }
+                if let key = phrase.whole {
+                    let hit = MatchContext.rangeHit(index, doc: doc, keys: key..<key + 1, length: phrase.length, wholeWord: true,
+                                                    wholeNamesOnly: true, fields: .none, display: display)
+                    if hit != .max { placement = min(placement, Hit(raw: hit).placement) }
+                }
+                if let key = phrase.compact {
+                    let hit = MatchContext.rangeHit(index, doc: doc, keys: key..<key + 1, length: phrase.compactLength, wholeWord: true,
+                                                    wholeNamesOnly: false, fields: .none, display: display)
+                    if hit != .max { placement = min(placement, Hit(raw: hit).placement) }
+                }
+                // (Written over the candidates already read: `found` never passes `i`.)
+                ranked[found] = UInt64(placement) << 40 | UInt64(doc)
+                found += 1
+            }
+            guard found > 0 else { return nil }
+            var keys = UnsafeMutableBufferPointer(rebasing: ranked[..<found])
+            keys.sort()
+            return keys.prefix(wanted).map { (key: $0, doc: Int($0 & 0xFF_FFFF_FFFF)) }[...]
+        }
+    }
+
+    /// The keys equal to the words joined by spaces (a whole name) and to their compact form,
+    /// as `MatchContext.phraseHits` looks them up, and their lengths.
+    private func phraseKeys(_ words: UnsafeMutableBufferPointer<TypedWord>, folded: UnsafeMutableBufferPointer<UInt8>)
+        -> (whole: Int?, length: Int, compact: Int?, compactLength: Int) {
+        let length = words.reduce(words.count - 1) { $0 + $1.count }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * length) { buffer in
+            var count = 0
+            for word in words {
+                if count > 0 { buffer[count] = 0x20; count += 1 }
+                for j in 0..<word.count { buffer[count + j] = folded[word.start + j] }
+                count += word.count
+            }
+            let phrase = UnsafeBufferPointer(rebasing: buffer[..<count])
+            let compactOutput = UnsafeMutableBufferPointer(rebasing: buffer[count...])
+            let compactCount = Folding.compact(phrase, into: compactOutput)
+            let first = words[0]
+            func key(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+                index.prefixNode(bytes, from: first.node, known: first.count).flatMap { index.keyEqualToPrefix(of: $0, length: bytes.count) }
+            }
+            return (key(phrase), count, key(UnsafeBufferPointer(rebasing: compactOutput[..<compactCount])), compactCount)
+        }
+    }
+}
