@@ -499,15 +499,23 @@ struct MatchContext {
             let key = Int(entry >> 8)
             guard key < keys.upperBound else { break }
             i += 1
-            let role = Int((entry >> 1) & 7)
-            let exact = index.keys.length(key) == length
-            if role == Int(KeyRole.field.rawValue) && skipsFields(fields, exact: exact) { continue }
-            if wholeWord && !exact { continue }
-            if wholeNamesOnly && role != Int(KeyRole.whole.rawValue) { continue }
-            let classValue = exact ? exactClass[role] : prefixClass[role]
-            best = min(best, Hit.raw(classValue: classValue, languageMiss: Posting.languageMiss(entry, display: display), postingByte: entry & 0xFF))
+            best = min(best, keyHit(index, key: key, posting: entry, length: length, wholeWord: wholeWord, wholeNamesOnly: wholeNamesOnly,
+                                    fields: fields, display: display))
         }
         return best
+    }
+
+    /// The hit one posting of `key` (a posting, or any value with its low byte) gives a text
+    /// of `length` bytes that the key starts with, as `rangeHit` reads it, or `.max` for none.
+    @inline(__always) static func keyHit(_ index: IndexSnapshot, key: Int, posting: UInt32, length: Int, wholeWord: Bool,
+                                         wholeNamesOnly: Bool, fields: FieldMatching, display: UInt32) -> UInt32 {
+        let role = Int((posting >> 1) & 7)
+        let exact = index.keys.length(key) == length
+        if role == Int(KeyRole.field.rawValue) && skipsFields(fields, exact: exact) { return .max }
+        if wholeWord && !exact { return .max }
+        if wholeNamesOnly && role != Int(KeyRole.whole.rawValue) { return .max }
+        let classValue = exact ? exactClass[role] : prefixClass[role]
+        return Hit.raw(classValue: classValue, languageMiss: Posting.languageMiss(posting, display: display), postingByte: posting & 0xFF)
     }
 
     /// The contract's typo budget: 1 edit from 4 characters, 2 from 8.

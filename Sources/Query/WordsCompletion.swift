@@ -16,8 +16,9 @@ extension SearchEngine {
     /// A completion of several plain words being typed ("mega scizor", "dusk necr", "fire
     /// char"), answered as the parsed query ranks it without parsing it or leasing hit maps:
     /// the words folded on the stack as `completionOfOneWord` folds one; the candidates, the
-    /// documents of the rarest word's postings, each read for every word in its own postings
-    /// (`MatchContext.rangeHit`, as the ranking reads a deferred word), earlier words as whole
+    /// documents of the rarest word's postings with its hit on each, read for every other
+    /// word in their own postings (`MatchContext.rangeHit`, as the ranking reads a deferred
+    /// word), earlier words as whole
     /// words (of names or fields), the last by prefix (a name word's, or a field typed out in
     /// full); then the words together as a whole name or its compact form, exact
     /// (`MatchContext.phraseHits`), and the ranking's key. Parsing, terms and hit maps were
@@ -99,27 +100,35 @@ extension SearchEngine {
         let phrase = phraseKeys(words, folded: folded)
         let last = words.count - 1
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(1, candidatePostings.count)) { ranked in
-            // The candidates, each once (a key's postings are in document order; a range's
-            // keys are not).
-            var docs = 0
-            for p in candidatePostings { ranked[docs] = UInt64(index.postings[p] >> 8); docs += 1 }
-            var candidates = UnsafeMutableBufferPointer(rebasing: ranked[..<docs])
+            // The candidates with the rarest word's hit on each, read from its postings
+            // (`doc << 32 | hit`), then each document once with its best hit.
+            var read = 0
+            let rarestWord = words[rarest]
+            for key in rarestWord.keys {
+                for p in index.postingRange(key: key) {
+                    let raw = index.postings[p]
+                    let hit = MatchContext.keyHit(index, key: key, posting: raw, length: rarestWord.count, wholeWord: rarest < last,
+                                                  wholeNamesOnly: false, fields: rarest < last ? .prefix : .whole, display: display)
+                    if hit != .max { ranked[read] = UInt64(raw >> 8) << 32 | UInt64(hit); read += 1 }
+                }
+            }
+            var candidates = UnsafeMutableBufferPointer(rebasing: ranked[..<read])
             candidates.sort()
-            var found = 0, previous = UInt64.max
-            for i in 0..<docs where candidates[i] != previous {
-                previous = candidates[i]
-                let doc = Int(previous)
+            var found = 0, previous = -1
+            for candidate in candidates where Int(candidate >> 32) != previous {
+                let doc = Int(candidate >> 32)
+                previous = doc
                 // (Placement: class << 1 | language miss. With several words a name is exact
                 // only by all of them together, the phrase: one word's exact match ranks as a
                 // name's start, as in `rank`.)
-                var placement: UInt32 = 0xF
+                func demoted(_ hit: UInt32) -> UInt32 { let placement = Hit(raw: hit).placement; return placement < 2 ? placement | 2 : placement }
+                var placement = demoted(UInt32(truncatingIfNeeded: candidate))
                 var hasEvery = true
-                for w in words.indices {
+                for w in words.indices where w != rarest {
                     let hit = MatchContext.rangeHit(index, doc: doc, keys: words[w].keys, length: words[w].count, wholeWord: w < last,
                                                     wholeNamesOnly: false, fields: w < last ? .prefix : .whole, display: display)
                     guard hit != .max else { hasEvery = false; break }
-                    let wordPlacement = Hit(raw: hit).placement
-                    placement = min(placement, wordPlacement < 2 ? wordPlacement | 2 : wordPlacement)
+                    placement = min(placement, demoted(hit))
                 }
                 guard hasEvery else { continue }
                 if let key = phrase.whole {
@@ -132,7 +141,7 @@ extension SearchEngine {
                                                     wholeNamesOnly: false, fields: .none, display: display)
                     if hit != .max { placement = min(placement, Hit(raw: hit).placement) }
                 }
-                // (Written over the candidates already read: `found` never passes `i`.)
+                // (Written over the candidates already read: `found` never passes the one read.)
                 ranked[found] = UInt64(placement) << 40 | UInt64(doc)
                 found += 1
             }
