@@ -86,13 +86,10 @@ struct PrefixTopsTests {
         #expect(answered.search > 5_000 && answered.completion > 5_000, "answered \(answered)")
     }
 
-    /// A word being typed is completed without parsing it: exactly as parsed. Every prefix
-    /// (Latin and other scripts) as typed in lower case, with a capital and in capitals, at
-    /// several limits, in the lists' language and another; with texts the shortcut leaves to
-    /// the parser.
-    @Test func oneWordsCompleteAsParsed() throws {
-        let engine = Fixture.engine
-        var shortcuts = 0, unanswered = 0, compared = 0
+    /// One word as typed: every prefix (Latin and other scripts) in lower case, with a
+    /// capital and in capitals; phrases typed as one word; misspellings; and texts the
+    /// shortcuts of one word leave to the parser.
+    static func oneWordTexts() throws -> [String] {
         let words = try Self.prefixes()
         #expect(words.count > 5_000)
         let phrases = try Self.phrasePrefixes()
@@ -113,23 +110,73 @@ struct PrefixTopsTests {
             return [swapped, changed, dropped].map { String(String.UnicodeScalarView($0)) }
         }
         #expect(misspelt.count > 300)
-        for word in words + phrases + misspelt + others {
-            for text in Set([word, word.prefix(1).uppercased() + word.dropFirst(), word.uppercased()]) {
-                for (limit, language) in [(8, 0), (1, 0), (32, 0), (33, 0), (8, 1)] {
-                    let parsed = try? engine.completeParsed(text, limit: limit, language: language, kinds: [])
-                    let completed = try? engine.complete(text, limit: limit, language: language)
-                    #expect(completed.map(Array.init) == parsed.map(Array.init), "'\(text)' limit \(limit) language \(language)")
-                    switch engine.completionOfOneWord(text, limit: limit, language: language) {
-                    case .answered: shortcuts += 1
-                    case .unanswered(let term):
-                        // The term made from the folding is the one the parser makes.
-                        #expect(try QueryParser.parse(text, lenient: true) == ParsedQuery(clauses: [QueryClause(.term(term))], language: nil),
-                                "'\(text)'")
-                        unanswered += 1
-                    case .notOneWord: break
-                    }
-                    compared += 1
+        return (words + phrases + misspelt + others).flatMap { word in
+            Array(Set([word, word.prefix(1).uppercased() + word.dropFirst(), word.uppercased()]))
+        }
+    }
+
+    /// A one-word search is answered without parsing it (`searchOfOneWord`): exactly as
+    /// parsed, its results and total, at several pages and languages.
+    @Test func oneWordsSearchAsParsed() throws {
+        let engine = Fixture.engine
+        var shortcuts = 0, compared = 0
+        // (Every third text: a search reads more than a completion.)
+        for (i, text) in try Self.oneWordTexts().enumerated() where i % 3 == 0 {
+            for (limit, offset, language) in [(20, 0, 0), (10, 10, 0), (33, 0, 0), (20, 0, 1), (20, 0, -1)] {
+                var options = SearchOptions()
+                options.limit = limit
+                options.offset = offset
+                options.language = max(0, language)
+                // (-1: with explanations, which the terms' hits give.)
+                options.explain = language < 0
+                let parsed = try? engine.searchParsed(text, options: options)
+                let searched = try? engine.search(text, options: options)
+                #expect(searched.map { Array($0.results) } == parsed.map { Array($0.results) }, "'\(text)' limit \(limit) offset \(offset) language \(language)")
+                #expect(searched?.total == parsed?.total, "'\(text)' limit \(limit) offset \(offset) language \(language)")
+                switch engine.searchOfOneWord(text, options: options) {
+                case .answered: shortcuts += 1
+                case .unanswered(let term):
+                    // The term made from the folding is the one the parser makes.
+                    #expect(try QueryParser.parse(text) == ParsedQuery(clauses: [QueryClause(.term(term))], language: nil), "'\(text)'")
+                case .notOneWord: break
                 }
+                compared += 1
+            }
+        }
+        // (Most pages here the lists cannot rank: past their 32 documents, another language,
+        // explanations.)
+        #expect(shortcuts > compared / 5, "\(shortcuts) of \(compared) by the shortcut")
+        var explained = SearchOptions()
+        explained.explain = true
+        for (text, options) in [("pika", explained), ("pikchu", SearchOptions()), ("multi-att", SearchOptions())] {
+            guard case .unanswered = engine.searchOfOneWord(text, options: options) else { Issue.record("'\(text)'"); continue }
+        }
+        for text in ["pikachu ", "fire dragon", "25", "type:fire", "-pika", "\"pika"] {
+            guard case .notOneWord = engine.searchOfOneWord(text, options: SearchOptions()) else { Issue.record("'\(text)'"); continue }
+        }
+        guard case .answered = engine.searchOfOneWord("pika", options: SearchOptions()) else { Issue.record("pika"); return }
+    }
+
+    /// A word being typed is completed without parsing it: exactly as parsed. Every text of
+    /// `oneWordTexts`, at several limits, in the lists' language and another.
+    @Test func oneWordsCompleteAsParsed() throws {
+        let engine = Fixture.engine
+        var shortcuts = 0, unanswered = 0, compared = 0
+        for text in try Self.oneWordTexts() {
+            for (limit, language) in [(8, 0), (1, 0), (32, 0), (33, 0), (8, 1)] {
+                let parsed = try? engine.completeParsed(text, limit: limit, language: language, kinds: [])
+                let completed = try? engine.complete(text, limit: limit, language: language)
+                #expect(completed.map(Array.init) == parsed.map(Array.init), "'\(text)' limit \(limit) language \(language)")
+                switch engine.completionOfOneWord(text, limit: limit, language: language) {
+                case .answered: shortcuts += 1
+                case .unanswered(let term):
+                    // The term made from the folding is the one the parser makes.
+                    #expect(try QueryParser.parse(text, lenient: true) == ParsedQuery(clauses: [QueryClause(.term(term))], language: nil),
+                            "'\(text)'")
+                    unanswered += 1
+                case .notOneWord: break
+                }
+                compared += 1
             }
         }
         // The shortcut answers most of them; one that never fired would test nothing.
