@@ -13,18 +13,18 @@ extension SearchEngine {
     /// this bound, 29,500 with 128, 42,700 with 256.
     static let wordsCompletionMaxPostings = 64
 
-    /// A completion of several plain words being typed ("mega scizor", "dusk necr", "fire
-    /// char"), answered as the parsed query ranks it without parsing it or leasing hit maps:
-    /// the words folded on the stack as `completionOfOneWord` folds one; the candidates, the
-    /// documents of the rarest word's postings with its hit on each, read for every other
-    /// word in their own postings (`MatchContext.rangeHit`, as the ranking reads a deferred
-    /// word), earlier words as whole
-    /// words (of names or fields), the last by prefix (a name word's, or a field typed out in
-    /// full); then the words together as a whole name or its compact form, exact
+    /// A completion of several plain words being typed ("mega scizor", "dusk necr", "guadaña
+    /// sedosa"), answered as the parsed query ranks it without parsing it or leasing hit
+    /// maps: the words folded on the stack as `completionOfOneWord` folds one; the
+    /// candidates, the documents of the rarest word's postings with its hit on each, read for
+    /// every other word in their own postings (`MatchContext.rangeHit`, as the ranking reads
+    /// a deferred word), earlier words as whole words (of names or fields), the last by prefix
+    /// (a name word's, or a field typed out in full); then the words together as a whole name
+    /// or its compact form, exact
     /// (`MatchContext.phraseHits`), and the ranking's key. Parsing, terms and hit maps were
-    /// most of such a completion's instructions ("mega scizor": 11,300 with callgrind, the
-    /// words' own matching under 4,000), and a quarter of the benchmark's completions are of
-    /// several words.
+    /// almost half of such a completion's instructions ("mega scizor": 11,300 with callgrind
+    /// through the parser and the ranking, 6,900 so), and a quarter of the benchmark's
+    /// completions are of several words.
     ///
     /// Nil where the ranking must answer: anything but plain words (the parser's simple terms,
     /// each folding to one word, no number alone: an id), a word no key starts with or, before
