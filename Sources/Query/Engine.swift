@@ -851,8 +851,7 @@ public final class SearchEngine: Sendable {
             for slot in slots {
                 let hit = Hit(raw: slot.hits!.best[doc])
                 if hit.typos > 0 { typoTerms += 1; typos += UInt64(hit.typos) }
-                // (Placement: class << 1 | language miss; exact is class 0, a name's start 1.)
-                placement = min(placement, UInt64(exactTakesAllTerms && hit.placement < 2 ? hit.placement | 2 : hit.placement))
+                placement = min(placement, UInt64(exactTakesAllTerms ? hit.placementAmongTerms : hit.placement))
             }
             if let phrase, let hit = phrase.hit(doc) { placement = min(placement, UInt64(hit.placement)) }
             ranked.append((typoTerms << 56 | min(typos, 255) << 48 | placement << 40 | UInt64(doc), doc))

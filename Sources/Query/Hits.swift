@@ -70,6 +70,11 @@ public struct Hit: Sendable, Equatable {
     public var isTransliterated: Bool { raw & 1 != 0 }
     /// Class and language bucket together: what "where the best term matched" compares.
     var placement: UInt32 { (raw >> 8) & 0xF }
+
+    /// The placement of one term's hit among several terms': a whole name equal to one term
+    /// ranks as that name's start, since only the terms together (the phrase) match a name
+    /// exactly. (Placement: class << 1 | language miss; exact is class 0, a name's start 1.)
+    var placementAmongTerms: UInt32 { placement < 2 ? placement | 2 : placement }
 }
 
 /// The best hit per document for one term: a dense array (documents are few) plus the

@@ -20,8 +20,7 @@ extension SearchEngine {
     /// every other word in their own postings (`MatchContext.rangeHit`, as the ranking reads
     /// a deferred word), earlier words as whole words (of names or fields), the last by prefix
     /// (a name word's, or a field typed out in full); then the words together as a whole name
-    /// or its compact form, exact
-    /// (`MatchContext.phraseHits`), and the ranking's key. Parsing, terms and hit maps were
+    /// or its compact form, exact (`MatchContext.phraseHits`), and the ranking's key. Parsing, terms and hit maps were
     /// almost half of such a completion's instructions ("mega scizor": 11,300 with callgrind
     /// through the parser and the ranking, 6,900 so), and a quarter of the benchmark's
     /// completions are of several words.
@@ -118,17 +117,14 @@ extension SearchEngine {
             for candidate in candidates where Int(candidate >> 32) != previous {
                 let doc = Int(candidate >> 32)
                 previous = doc
-                // (Placement: class << 1 | language miss. With several words a name is exact
-                // only by all of them together, the phrase: one word's exact match ranks as a
-                // name's start, as in `rank`.)
-                func demoted(_ hit: UInt32) -> UInt32 { let placement = Hit(raw: hit).placement; return placement < 2 ? placement | 2 : placement }
-                var placement = demoted(UInt32(truncatingIfNeeded: candidate))
+                // (As in `rank`: each word's hit placed among several, then the phrase's.)
+                var placement = Hit(raw: UInt32(truncatingIfNeeded: candidate)).placementAmongTerms
                 var hasEvery = true
                 for w in words.indices where w != rarest {
                     let hit = MatchContext.rangeHit(index, doc: doc, keys: words[w].keys, length: words[w].count, wholeWord: w < last,
                                                     wholeNamesOnly: false, fields: w < last ? .prefix : .whole, display: display)
                     guard hit != .max else { hasEvery = false; break }
-                    placement = min(placement, demoted(hit))
+                    placement = min(placement, Hit(raw: hit).placementAmongTerms)
                 }
                 guard hasEvery else { continue }
                 if let key = phrase.whole {
