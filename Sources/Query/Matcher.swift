@@ -695,7 +695,21 @@ struct MatchContext {
     /// Keeps the documents of `docs` for which `filter` holds (or, `negated`, does not):
     /// one tight loop per filter over its own column, rather than a dispatch per document.
     func apply(_ filter: ResolvedFilter, negated: Bool, to docs: inout [Int32], favourites: Set<Int>) {
-        func keep(_ test: (Int) -> Bool) { docs.removeAll { test(Int($0)) == negated } }
+        // Compacted in place, the test inlined (through `removeAll(where:)` a document cost
+        // about 12 instructions, a filter over every document 60,000: "atk>=70 gen:9" took
+        // 156,000 to search).
+        @inline(__always) func keep(_ test: (Int) -> Bool) {
+            let kept = docs.withUnsafeMutableBufferPointer { docs -> Int in
+                var kept = 0
+                for i in docs.indices {
+                    let doc = docs[i]
+                    docs[kept] = doc
+                    if test(Int(doc)) != negated { kept += 1 }
+                }
+                return kept
+            }
+            docs.removeLast(docs.count - kept)
+        }
         switch filter {
         case .type(let t):
             index.docTypes.withUnsafeBufferPointer { types in keep { types[$0 * 2] == t || types[$0 * 2 + 1] == t } }
@@ -710,10 +724,15 @@ struct MatchContext {
         case .flag(let flag): index.docFlags.withUnsafeBufferPointer { flags in keep { flags[$0] & flag.rawValue != 0 } }
         case .favourite: keep { favourites.contains($0) }
         case .number(let column, let comparison):
+            // (A missing number, `Int32.min`, is below every bound but the lowest: left out.)
+            let (low, high) = comparison.bounds
+            let lowest = max(low, Int(NumericColumn.missing) + 1)
             index.numbers[column.rawValue].withUnsafeBufferPointer { values in
-                keep { values[$0] != NumericColumn.missing && comparison.holds(values[$0]) }
+                keep { Int(values[$0]) >= lowest && Int(values[$0]) <= high }
             }
-        case .id(let comparison): index.docID.withUnsafeBufferPointer { ids in keep { comparison.holds(ids[$0]) } }
+        case .id(let comparison):
+            let (low, high) = comparison.bounds
+            index.docID.withUnsafeBufferPointer { ids in keep { Int(ids[$0]) >= low && Int(ids[$0]) <= high } }
         case .kind(let k): index.docKind.withUnsafeBufferPointer { kinds in keep { kinds[$0] == k } }
         }
     }

@@ -21,15 +21,16 @@ public struct QueryError: Error, CustomStringConvertible, Sendable, Equatable {
 public enum Comparison: Sendable, Equatable {
     case equal(Int), less(Int), lessOrEqual(Int), greater(Int), greaterOrEqual(Int), range(Int, Int)
 
-    func holds(_ value: Int32) -> Bool {
-        let v = Int(value)
+    /// The values it holds for, as one range (empty, low above high, for none): what a
+    /// filter's loop over documents compares each value with, two comparisons and no switch.
+    var bounds: (low: Int, high: Int) {
         switch self {
-        case .equal(let n): return v == n
-        case .less(let n): return v < n
-        case .lessOrEqual(let n): return v <= n
-        case .greater(let n): return v > n
-        case .greaterOrEqual(let n): return v >= n
-        case .range(let a, let b): return v >= a && v <= b
+        case .equal(let n): return (n, n)
+        case .less(let n): return n == .min ? (1, 0) : (.min, n - 1)
+        case .lessOrEqual(let n): return (.min, n)
+        case .greater(let n): return n == .max ? (1, 0) : (n + 1, .max)
+        case .greaterOrEqual(let n): return (n, .max)
+        case .range(let a, let b): return (a, b)
         }
     }
 }
