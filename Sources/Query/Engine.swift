@@ -168,7 +168,8 @@ public final class SearchEngine: Sendable {
     public func search(_ query: String, options: SearchOptions = SearchOptions()) throws -> SearchResponse {
         switch searchOfOneWord(query, options: options) {
         case .answered(let answer):
-            return SearchResponse(results: results(answer.window, positives: [], options: options), total: answer.total)
+            return SearchResponse(results: results(answer.window, positives: [], options: options), total: answer.total,
+                                  route: .oneWordLists)
         case .unanswered(let term):
             return try search(ParsedQuery(clauses: [QueryClause(.term(term))], language: nil), options: options, completion: false,
                               listsTried: true)
@@ -182,7 +183,8 @@ public final class SearchEngine: Sendable {
         let parsed = try QueryParser.parse(query)
         if parsed.isEmpty, let symbols = Self.symbolsAlone(query) {
             let ranked = namesHolding(symbols, options: options, completion: false)
-            return SearchResponse(results: results(window(ranked, options), positives: [], options: options), total: ranked.count)
+            return SearchResponse(results: results(window(ranked, options), positives: [], options: options), total: ranked.count,
+                                  route: .parsedRanked)
         }
         return try search(parsed, options: options, completion: false)
     }
@@ -229,13 +231,13 @@ public final class SearchEngine: Sendable {
         if kinds.isEmpty {
             switch completionOfOneWord(text, limit: limit, language: language) {
             case .answered(let window):
-                return Suggestions(index: index, language: language, window: window)
+                return Suggestions(index: index, language: language, window: window, route: .oneWordLists)
             case .unanswered(let term):
                 return try completion(of: ParsedQuery(clauses: [QueryClause(.term(term))], language: nil), text: text,
                                       limit: limit, language: language, kinds: kinds, listsTried: true)
             case .notOneWord:
                 if let window = completionOfWords(text, limit: limit, language: language) {
-                    return Suggestions(index: index, language: language, window: window)
+                    return Suggestions(index: index, language: language, window: window, route: .words)
                 }
             }
         }
@@ -342,11 +344,11 @@ public final class SearchEngine: Sendable {
         options.kinds = kinds
         if parsed.isEmpty {
             let ranked = Self.symbolsAlone(text).map { namesHolding($0, options: options, completion: true) } ?? []
-            return Suggestions(index: index, language: language, window: window(ranked, options))
+            return Suggestions(index: index, language: language, window: window(ranked, options), route: .parsedRanked)
         }
         let ranked = try evaluate(parsed, options: options, completion: true, listsTried: listsTried)
         defer { ranked.lease?.release() }
-        return Suggestions(index: index, language: language, window: ranked.window)
+        return Suggestions(index: index, language: language, window: ranked.window, route: ranked.route)
     }
 
     // MARK: - Evaluation
@@ -360,12 +362,15 @@ public final class SearchEngine: Sendable {
         /// What the query leased (its hit maps, the positives' among them), given back once
         /// the window is read.
         var lease: QueryLease?
+        /// Which way it was found (set by `evaluate`).
+        var route = AnswerRoute.parsedLists
     }
 
     func search(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, listsTried: Bool = false) throws -> SearchResponse {
         let ranked = try evaluate(parsed, options: options, completion: completion, listsTried: listsTried)
         defer { ranked.lease?.release() }
-        return SearchResponse(results: results(ranked.window, positives: ranked.positives, options: options), total: ranked.total)
+        return SearchResponse(results: results(ranked.window, positives: ranked.positives, options: options), total: ranked.total,
+                              route: ranked.route)
     }
 
     func evaluate(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, listsTried: Bool = false) throws -> RankedWindow {
@@ -376,7 +381,8 @@ public final class SearchEngine: Sendable {
         let lease = hitMaps.lease()
         let (ranked, positives) = try rank(parsed, options: options, completion: completion, lease: lease)
         let total = ranked.count
-        return RankedWindow(window: window(ranked, options), total: total, positives: positives, lease: lease)
+        return RankedWindow(window: window(ranked, options), total: total, positives: positives, lease: lease,
+                            route: listsTried ? .oneWordRanked : .parsedRanked)
     }
 
     /// The page `options` ask for of ranked documents: by relevance, or sorted by a field.

@@ -16,6 +16,24 @@ public struct SearchResponse: Sendable {
     public var results: SearchResults
     /// How many documents matched in all (the window is `results`).
     public var total: Int
+    /// Which way it was answered.
+    var route: AnswerRoute
+}
+
+/// Which way a search or a completion was answered. A shortcut that stopped being taken
+/// would change no answer, only its cost and this, which tests read.
+enum AnswerRoute: Sendable, Equatable {
+    /// One word, folded on the stack and answered from the trie's lists (`searchOfOneWord`,
+    /// `completionOfOneWord`).
+    case oneWordLists
+    /// One word the lists could not answer, ranked from the term its folding makes, unparsed.
+    case oneWordRanked
+    /// Several words being typed, completed from the forward index (`completionOfWords`).
+    case words
+    /// The parsed query, answered from the trie's lists (`answerFromTops`).
+    case parsedLists
+    /// The parsed query, ranked; or symbols alone, looked up as written (`namesHolding`).
+    case parsedRanked
 }
 
 public struct Suggestion: Sendable, Equatable {
@@ -70,6 +88,8 @@ public struct Suggestions: RandomAccessCollection, Sendable {
     let language: Int
     /// The ranked documents (the window of the ranking, not copied).
     let window: ArraySlice<(key: UInt64, doc: Int)>
+    /// Which way they were found.
+    let route: AnswerRoute
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { window.count }

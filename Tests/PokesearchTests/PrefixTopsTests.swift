@@ -133,12 +133,16 @@ struct PrefixTopsTests {
                 let searched = try? engine.search(text, options: options)
                 #expect(searched.map { Array($0.results) } == parsed.map { Array($0.results) }, "'\(text)' limit \(limit) offset \(offset) language \(language)")
                 #expect(searched?.total == parsed?.total, "'\(text)' limit \(limit) offset \(offset) language \(language)")
+                // (The route tells that `search` takes the shortcut: its answers are the same.)
                 switch engine.searchOfOneWord(text, options: options) {
-                case .answered: shortcuts += 1
+                case .answered:
+                    shortcuts += 1
+                    #expect(searched?.route == .oneWordLists, "'\(text)'")
                 case .unanswered(let term):
                     // The term made from the folding is the one the parser makes.
                     #expect(try QueryParser.parse(text) == ParsedQuery(clauses: [QueryClause(.term(term))], language: nil), "'\(text)'")
-                case .notOneWord: break
+                    if let searched { #expect(searched.route == .oneWordRanked, "'\(text)'") }
+                case .notOneWord: #expect(searched?.route != .oneWordLists && searched?.route != .oneWordRanked, "'\(text)'")
                 }
                 compared += 1
             }
@@ -168,8 +172,11 @@ struct PrefixTopsTests {
                 let completed = try? engine.complete(text, limit: limit, language: language)
                 #expect(completed.map(Array.init) == parsed.map(Array.init), "'\(text)' limit \(limit) language \(language)")
                 switch engine.completionOfOneWord(text, limit: limit, language: language) {
-                case .answered: shortcuts += 1
+                case .answered:
+                    shortcuts += 1
+                    #expect(completed?.route == .oneWordLists, "'\(text)'")
                 case .unanswered(let term):
+                    if let completed { #expect(completed.route == .oneWordRanked, "'\(text)'") }
                     // The term made from the folding is the one the parser makes.
                     #expect(try QueryParser.parse(text, lenient: true) == ParsedQuery(clauses: [QueryClause(.term(term))], language: nil),
                             "'\(text)'")
@@ -248,7 +255,10 @@ struct PrefixTopsTests {
                 let parsed = try? engine.completeParsed(text, limit: limit, language: language, kinds: [])
                 let completed = try? engine.complete(text, limit: limit, language: language)
                 #expect(completed.map(Array.init) == parsed.map(Array.init), "'\(text)' limit \(limit) language \(language)")
-                if engine.completionOfWords(text, limit: limit, language: language) != nil { shortcuts += 1 }
+                if engine.completionOfWords(text, limit: limit, language: language) != nil {
+                    shortcuts += 1
+                    #expect(completed?.route == .words, "'\(text)' limit \(limit) language \(language)")
+                }
                 compared += 1
             }
         }
