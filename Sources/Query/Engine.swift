@@ -842,10 +842,12 @@ public final class SearchEngine: Sendable {
         let phrase = slots.count > 1 && !candidates.isEmpty ? context.phraseHits(slots, of: parsed) : nil
 
         // Rank: bucket keys in one integer, smallest first. With several terms a name is
-        // matched exactly when they are the whole name together (the phrase): one term equal to
-        // a name ranks as the name's start ("croagunk poison": the item before Croagunk, of the
-        // poison type; "echange psy": Psycho Shift before Skill Swap, a psychic move whose
-        // French name is "Échange").
+        // matched exactly, or by its start, when they are the whole name or its start together
+        // (the phrase), and each term alone one class lower (`Hit.placementAmongTerms`): one
+        // term equal to a name ranks as the name's start ("croagunk poison": the item before
+        // Croagunk, of the poison type; "echange psy": Psycho Shift before Skill Swap, a
+        // psychic move whose French name is "Échange"), "mega sc" Mega Scizor, which the terms
+        // start together, before Mega Pinsir (French Méga-Scarabrute), which "mega" starts.
         let exactTakesAllTerms = slots.count > 1
         var ranked: [(key: UInt64, doc: Int)] = []
         ranked.reserveCapacity(candidates.count)

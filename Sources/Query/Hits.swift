@@ -71,10 +71,12 @@ public struct Hit: Sendable, Equatable {
     /// Class and language bucket together: what "where the best term matched" compares.
     var placement: UInt32 { (raw >> 8) & 0xF }
 
-    /// The placement of one term's hit among several terms': a whole name equal to one term
-    /// ranks as that name's start, since only the terms together (the phrase) match a name
-    /// exactly. (Placement: class << 1 | language miss; exact is class 0, a name's start 1.)
-    var placementAmongTerms: UInt32 { placement < 2 ? placement | 2 : placement }
+    /// The placement of one term's hit among several terms': one class lower, since a name
+    /// is matched exactly, or by its start, by the terms together (the phrase,
+    /// `MatchContext.phraseHits`): a whole name equal to one term ranks as that name's start,
+    /// a name one term starts as a later word's start, and so on down (fields, class 4, at
+    /// 5). (Placement: class << 1 | language miss; the ranking key holds it in four bits.)
+    var placementAmongTerms: UInt32 { placement + 2 }
 }
 
 /// The best hit per document for one term: a dense array (documents are few) plus the

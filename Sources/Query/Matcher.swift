@@ -215,10 +215,12 @@ struct MatchContext {
         searchTypos(term, besideSubstrings: false, into: hits)
     }
 
-    /// Whole names that equal (or start with) the terms of a query read as one phrase:
-    /// "poke ball" as two terms still ranks the Poké Ball, whose whole name it is, first.
-    /// Words and numbers make a phrase ("zygarde 10"); nil when another kind of term is
-    /// there. The first term's text located is where the phrase and its compact form are
+    /// Whole names that equal or start with the terms of a query read as one phrase, and
+    /// those whose compact form equals it: "poke ball" as two terms still ranks the Poké
+    /// Ball, whose whole name it is, first; "mega sc" ranks the Megas whose names it starts
+    /// (Mega Scizor, Mega Sceptile) before those "sc" matched apart from "mega" (Mega
+    /// Pinsir, by its French name Méga-Scarabrute). Words and numbers make a phrase
+    /// ("zygarde 10"); nil when another kind of term is there. The first term's text located is where the phrase and its compact form are
     /// looked up from (both start with it when it is one word).
     func phraseHits(_ slots: [TermSlot], of parsed: ParsedQuery) -> HitMap? {
         // A slot's text in place (a term's is not copied; a number's is made).
@@ -256,8 +258,8 @@ struct MatchContext {
             }
             guard located.node != nil || compactLocated.node != nil else { return nil }
             let hits = lease.newMap()
-            matchText(bytes, located: located, compactLocated: compactLocated, phrase: true, wholeWord: true, fields: .none,
-                      restriction: languageRestriction, queryTransliterated: false, into: hits)
+            matchText(bytes, located: located, compactLocated: compactLocated, phrase: true, wholeWord: false, inside: false,
+                      fields: .none, restriction: languageRestriction, queryTransliterated: false, into: hits)
             return hits
         }
     }
@@ -346,10 +348,11 @@ struct MatchContext {
     }
 
     /// The same, for the text's bytes in place (`located`: found in the trie already;
-    /// `start`: its first bytes found, and those of its compact form for a phrase).
+    /// `start`: its first bytes found, and those of its compact form for a phrase; `inside`:
+    /// also names holding it further in, where the term is long enough).
     private func matchText(_ bytes: UnsafeBufferPointer<UInt8>, located: TermNode?, after start: TermNode? = nil,
-                           compactLocated: TermNode? = nil, phrase: Bool, wholeWord: Bool, fields: FieldMatching, restriction: Int?,
-                           queryTransliterated: Bool, into hits: HitMap) {
+                           compactLocated: TermNode? = nil, phrase: Bool, wholeWord: Bool, inside: Bool = true, fields: FieldMatching,
+                           restriction: Int?, queryTransliterated: Bool, into hits: HitMap) {
         let range = (located ?? locate(bytes, after: start)).keys
         if let first = range.first {
             budget.postings -= Int(index.postingStart[range.upperBound] - index.postingStart[first])
@@ -366,7 +369,7 @@ struct MatchContext {
                           into: hits)
             }
         }
-        guard !wholeWord, !completion || matchesWordStarts(bytes) else { return }
+        guard !wholeWord, inside, !completion || matchesWordStarts(bytes) else { return }
         // Substrings of names (three characters; two for non-Latin scripts); for a completion,
         // only a term of several words, from a later word of a name on (see `matchesWordStarts`).
         guard SearchEngine.isLongEnoughForSubstrings(bytes) else { return }

@@ -20,7 +20,7 @@ extension SearchEngine {
     /// every other word in their own postings (`MatchContext.rangeHit`, as the ranking reads
     /// a deferred word), earlier words as whole words (of names or fields), the last by prefix
     /// (a name word's, or a field typed out in full); then the words together as a whole name
-    /// or its compact form, exact (`MatchContext.phraseHits`), and the ranking's key. Parsing, terms and hit maps were
+    /// or its start, or its compact form, exact (`MatchContext.phraseHits`), and the ranking's key. Parsing, terms and hit maps were
     /// almost half of such a completion's instructions ("mega scizor": 11,300 with callgrind
     /// through the parser and the ranking, 6,900 so), and a quarter of the benchmark's
     /// completions are of several words.
@@ -127,8 +127,8 @@ extension SearchEngine {
                     placement = min(placement, Hit(raw: hit).placementAmongTerms)
                 }
                 guard hasEvery else { continue }
-                if let key = phrase.whole {
-                    let hit = MatchContext.rangeHit(index, doc: doc, keys: key..<key + 1, length: phrase.length, wholeWord: true,
+                if let keys = phrase.starting {
+                    let hit = MatchContext.rangeHit(index, doc: doc, keys: keys, length: phrase.length, wholeWord: false,
                                                     wholeNamesOnly: true, fields: .none, display: display)
                     if hit != .max { placement = min(placement, Hit(raw: hit).placement) }
                 }
@@ -148,10 +148,11 @@ extension SearchEngine {
         }
     }
 
-    /// The keys equal to the words joined by spaces (a whole name) and to their compact form,
-    /// as `MatchContext.phraseHits` looks them up, and their lengths.
+    /// The keys starting with the words joined by spaces (whole names equal to them or
+    /// starting so) and the key equal to their compact form, as `MatchContext.phraseHits`
+    /// looks them up, and their lengths.
     private func phraseKeys(_ words: UnsafeMutableBufferPointer<TypedWord>, folded: UnsafeMutableBufferPointer<UInt8>)
-        -> (whole: Int?, length: Int, compact: Int?, compactLength: Int) {
+        -> (starting: Range<Int>?, length: Int, compact: Int?, compactLength: Int) {
         let length = words.reduce(words.count - 1) { $0 + $1.count }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * length) { buffer in
             var count = 0
@@ -164,10 +165,10 @@ extension SearchEngine {
             let compactOutput = UnsafeMutableBufferPointer(rebasing: buffer[count...])
             let compactCount = Folding.compact(phrase, into: compactOutput)
             let first = words[0]
-            func key(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-                index.prefixNode(bytes, from: first.node, known: first.count).flatMap { index.keyEqualToPrefix(of: $0, length: bytes.count) }
-            }
-            return (key(phrase), count, key(UnsafeBufferPointer(rebasing: compactOutput[..<compactCount])), compactCount)
+            func node(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? { index.prefixNode(bytes, from: first.node, known: first.count) }
+            let compact = UnsafeBufferPointer(rebasing: compactOutput[..<compactCount])
+            return (node(phrase).map(index.nodeKeys), count,
+                    node(compact).flatMap { index.keyEqualToPrefix(of: $0, length: compactCount) }, compactCount)
         }
     }
 }

@@ -218,6 +218,11 @@ struct RelevanceTests {
         // Croagunk is a poison type, Skill Swap a psychic move named "Échange" in French.
         c("Croagunk Poison", .first(["item:croagunk-poison", "pokemon:croagunk"])),
         c("Échange Psy", .first(["move:psycho-shift", "move:skill-swap"])),
+        // ... and a name's start together, not one of them alone: Mega Pinsir has "mega" and,
+        // in French (Méga-Scarabrute), "sc"; Scolipede "sc" and the mega flag.
+        c("mega sc", .first(["pokemon:scizor-mega", "pokemon:sceptile-mega", "pokemon:scolipede-mega", "pokemon:scrafty-mega",
+                             "pokemon:scovillain-mega"])),
+        c("ice sh", .first(["move:ice-shard"])),
         c("50 zygarde", .first(["pokemon:zygarde-50-power-construct"])),
         c("zygarde 10 -ability:aura-break", .first(["pokemon:zygarde-10-power-construct"])),
         c("unown 1", .nothing),
@@ -274,6 +279,8 @@ struct RelevanceTests {
     static let completions: [(text: String, first: [String])] = [
         ("p", ["pokemon:pidgey"]), ("pika", ["pokemon:pikachu"]), ("char", ["pokemon:charmander", "pokemon:charmeleon", "pokemon:charizard"]),
         ("mr mi", ["pokemon:mr-mime"]), ("thunder p", ["move:thunder-punch"]), ("fire char", ["pokemon:charmander"]),
+        // Names the words start together first (Mega Pinsir is "Méga-Scarabrute" in French).
+        ("mega sc", ["pokemon:scizor-mega", "pokemon:sceptile-mega", "pokemon:scolipede-mega", "pokemon:scrafty-mega", "pokemon:scovillain-mega"]),
         ("fighting rapi", ["pokemon:urshifu-rapid-strike"]),
         ("fire dragon", ["pokemon:gouging-fire", "pokemon:reshiram", "pokemon:turtonator", "pokemon:charizard-mega-x"]),
         ("bug flying", ["pokemon:butterfree", "pokemon:scyther"]), ("Floette (Weiß)", ["pokemon:floette-white", "pokemon:floette"]), ("electric levitate", ["pokemon:rotom", "pokemon:tynamo"]), ("pikachu ", ["pokemon:pikachu"]), ("ピカ", ["pokemon:pikachu"]),
