@@ -13,8 +13,16 @@ extension IndexSnapshot {
     }
 
     /// The trie node whose key range is the keys starting with `prefix` (the node the prefix
-    /// ends at, or ends inside the edge of), or nil when no key starts with it. A walk down
-    /// the trie: a few comparisons a byte.
+    /// ends at, or ends inside the edge of), or nil when no key starts with it.
+    ///
+    /// The walk down the trie reads only the bytes where it chooses a child, and passes over
+    /// the rest of each edge; those are compared once, at the end, with the first key of the
+    /// node reached (every key below a node starts with its path). Read on the way down, each
+    /// long edge cost two cache misses of its own (its first key's offset, then its bytes),
+    /// one after the other, in a walk that is itself a chain of misses: for a name in kana,
+    /// hangul or han, three bytes a scalar, most of a completion's misses were the walk's.
+    /// Before that comparison, what answering from the node's list reads is asked for
+    /// (`prefetchList`): a caller reads it next, and its misses then overlap the comparison's.
     public func prefixNode(_ prefix: [UInt8]) -> Int? {
         prefix.withUnsafeBufferPointer { prefixNode($0) }
     }
@@ -22,14 +30,18 @@ extension IndexSnapshot {
     /// The same, for bytes in place (a caller's word, without an array).
     public func prefixNode(_ prefix: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !prefix.isEmpty, !trieNodes.isEmpty else { return nil }
-        return withTrie { $0.descend(from: 0, at: 0, through: prefix)?.node }
+        return prefixNode(prefix, from: 0, known: 0)
     }
 
     /// The node `prefix` leads to, given the node its first `known` bytes lead to (see
     /// `prefixNode`): the walk goes on from there ("mr mime" from "mr"'s node).
-    public func prefixNode(_ prefix: UnsafeBufferPointer<UInt8>, from node: Int, known: Int) -> Int? {
-        guard known > 0 else { return prefixNode(prefix) }
-        return withTrie { $0.descend(from: node, at: known, through: UnsafeBufferPointer(rebasing: prefix[known...]))?.node }
+    public func prefixNode(_ prefix: UnsafeBufferPointer<UInt8>, from start: Int, known: Int) -> Int? {
+        withTrie { trie in
+            guard let (node, passedOver) = trie.descendByChildren(prefix, from: known > 0 ? start : 0, known: known) else { return nil }
+            guard passedOver else { return node }
+            prefetchList(of: node)
+            return trie.startsNode(node, prefix, known: known) ? node : nil
+        }
     }
 
     /// Calls `body` with the trie's arrays as raw pointers, for loops that read them a byte
@@ -244,6 +256,46 @@ struct TrieView {
     /// Byte `position` of `node`'s edge (read from its first key), for a position inside it.
     @inline(__always) func edgeByte(_ node: Int, at position: Int) -> UInt8 {
         bytes[Int(offsets[Int(nodes[node].keyLow)]) + position]
+    }
+
+    /// The node `prefix` would lead to (its last byte in the node's edge), given the node its
+    /// first `known` bytes lead to, read only where the walk chooses a child; nil when no
+    /// child starts with such a byte. `passedOver`: some bytes of the prefix were passed over
+    /// inside edges, unread, so that `startsNode` must compare them (see
+    /// `IndexSnapshot.prefixNode`).
+    @inline(__always)
+    func descendByChildren(_ prefix: UnsafeBufferPointer<UInt8>, from start: Int, known: Int) -> (node: Int, passedOver: Bool)? {
+        var node = start
+        var depth = Int(nodes[node].depth)
+        // The start's edge past `known` is passed over.
+        var passedOver = known < depth
+        while depth < prefix.count {
+            // The children's records are asked for while their first bytes are compared: a
+            // step down waits for memory once instead of twice. (A node with many children,
+            // near the root, is in the caches anyway.)
+            let children = nodes[node].children
+            if children.count <= 8 && node != 0 {
+                pokesearch_prefetch(nodes + children.lowerBound)
+                pokesearch_prefetch(nodes + children.upperBound - 1)
+            }
+            guard let child = child(of: node, startingWith: prefix[depth]) else { return nil }
+            let childDepth = Int(nodes[child].depth)
+            // (A child is deeper than its parent; a damaged snapshot's is not, and would loop.)
+            guard childDepth > depth else { return nil }
+            if childDepth > depth + 1 { passedOver = true }
+            node = child
+            depth = childDepth
+        }
+        return (node, passedOver)
+    }
+
+    /// Whether `prefix` (its first `known` bytes known to match) starts `node`'s first key,
+    /// and so every key below the node: for a prefix no longer than that key.
+    @inline(__always) func startsNode(_ node: Int, _ prefix: UnsafeBufferPointer<UInt8>, known: Int) -> Bool {
+        let key = bytes + Int(offsets[Int(nodes[node].keyLow)])
+        var i = known
+        while i < prefix.count && key[i] == prefix[i] { i += 1 }
+        return i == prefix.count
     }
 
     /// Where reading `path` down from byte `position` of `node`'s edge leads, or nil when

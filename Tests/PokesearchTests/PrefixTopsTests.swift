@@ -336,6 +336,48 @@ struct PrefixTopsTests {
         }
     }
 
+    /// The walk down the trie reads only the bytes choosing a child and compares the others
+    /// once, at the end (`TrieView.locate`): a prefix differing from a key in any byte, one
+    /// passed over inside an edge or one choosing a child, finds exactly the keys starting
+    /// with it (none, mostly), from the root and from the node of any of its first bytes.
+    @Test func prefixesDifferingInAnyByteFindTheirOwnKeys() {
+        let index = Fixture.engine.index
+        let keys = (0..<index.keys.count).map { Array(index.keys.bytes[index.keys.range($0)]) }
+        func expected(_ prefix: [UInt8]) -> Range<Int> {
+            var low = 0, high = keys.count
+            while low < high {
+                let mid = (low + high) / 2
+                if keys[mid].lexicographicallyPrecedes(prefix) { low = mid + 1 } else { high = mid }
+            }
+            var end = low
+            while end < keys.count && keys[end].starts(with: prefix) { end += 1 }
+            return low..<end
+        }
+        var checked = 0, found = 0, passedOver = 0
+        for key in stride(from: 0, to: keys.count, by: 41) where keys[key].count >= 3 {
+            for position in 0..<keys[key].count {
+                var prefix = keys[key]
+                prefix[position] ^= position % 2 == 0 ? 0x01 : 0x20
+                let range = index.keyRange(prefix: prefix)
+                #expect(range.isEmpty ? expected(prefix).isEmpty : range == expected(prefix), "\(prefix)")
+                checked += 1
+                if !range.isEmpty { found += 1 }
+                let node = index.prefixNode(prefix)
+                prefix.withUnsafeBufferPointer { bytes in
+                    for known in 1..<bytes.count {
+                        guard let start = index.prefixNode(UnsafeBufferPointer(rebasing: bytes[..<known])) else { break }
+                        #expect(index.prefixNode(bytes, from: start, known: known) == node, "\(prefix) from \(known)")
+                        if known < Int(index.trieNodes[start].depth) { passedOver += 1 }
+                    }
+                }
+            }
+        }
+        #expect(checked > 10_000)
+        // Some changed prefixes are other keys' ("pikachu" → "pikbchu" is none, "mew" → "mev"
+        // may be), and many walks start inside an edge.
+        #expect(found > 100 && passedOver > 1_000, "\(found) found, \(passedOver) from inside an edge")
+    }
+
     /// Every child of every node is found by its first byte (the root's through its table,
     /// others sixteen bytes at a time, the last nodes' without reading past the array), and
     /// a byte no child starts with finds none (every byte tried on every 16th node).
