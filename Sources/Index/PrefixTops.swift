@@ -47,9 +47,6 @@ public struct PrefixTops: Sendable {
     /// The match class of a field (`MatchClass.field` in Query).
     static let fieldClass: UInt32 = 4
 
-    /// Match class (`MatchClass` raw value) of a key longer than the query, by `KeyRole`.
-    static let prefixClass: [UInt32] = [1, 1, 1, 2, 4]
-
     /// A list entry: a posting's document in the low 24 bits, and above them its placement,
     /// a match class (`MatchClass` raw value) << 1 | 1 for a name outside the lists'
     /// language (the bits of a hit's placement, `Hit.placement`): entries sort best first.
@@ -63,7 +60,7 @@ public struct PrefixTops: Sendable {
 
     /// The entry a posting gives in a list (its key longer than the query).
     @inline(__always) static func entry(_ posting: UInt32) -> UInt32 {
-        entry(classValue: prefixClass[Int((posting >> 1) & 7)], posting: posting)
+        entry(classValue: Posting.classValue(role: (posting >> 1) & 7, exact: false), posting: posting)
     }
 
     /// Builds the lists bottom-up (the trie is in breadth-first order, so children come after

@@ -559,9 +559,9 @@ public final class SearchEngine: Sendable {
                   let key = index.keyEqualToPrefix(of: compactNode, length: count) else { return }
             for p in index.postingRange(key: key) {
                 let raw = index.postings[p]
-                let role = Int((raw >> 1) & 7)
-                guard role != Int(KeyRole.field.rawValue) else { continue }
-                added.append(PrefixTops.entry(classValue: MatchContext.exactClass[role], posting: raw))
+                let role = (raw >> 1) & 7
+                guard role != KeyRole.field.rawValue else { continue }
+                added.append(PrefixTops.entry(classValue: Posting.classValue(role: role, exact: true), posting: raw))
             }
         }
         index.forEachKeyContaining(bytes, skipping: index.nodeKeys(node)) { key, offset, afterSpace in

@@ -167,7 +167,7 @@ struct MatchContext {
         recordListed(names, typos: 0, into: hits)
         guard let exactKey = index.keyEqualToPrefix(of: located.node!, length: located.length) else { return }
         budget.postings -= index.postingRange(key: exactKey).count
-        let fieldClass = Self.exactClass[Int(KeyRole.field.rawValue)]
+        let fieldClass = Posting.classValue(role: KeyRole.field.rawValue, exact: true)
         for p in index.postingRange(key: exactKey) {
             let raw = index.postings[p]
             if (raw >> 1) & 7 == KeyRole.field.rawValue, !Self.skipsFields(fields, exact: true) {
@@ -297,10 +297,6 @@ struct MatchContext {
         hits.record(posting.doc, Hit(typos: 0, matchClass: matchClass, posting: marked, displayLanguage: displayLanguage))
     }
 
-    /// Match class by role (`KeyRole` raw values), for a key equal to the text and for a
-    /// longer key.
-    static let exactClass: [UInt32] = [0, 0, 1, 2, 4]
-    private static let prefixClass: [UInt32] = [1, 1, 1, 2, 4]
 
     /// Records the postings of a range of keys starting with a text of `length` bytes (the
     /// key of that length, sorting first, is equal to it; a whole word matches only that
@@ -317,7 +313,6 @@ struct MatchContext {
                 for key in range {
                     let exact = length.map { index.keys.length(key) == $0 } ?? false
                     if wholeWord && !exact { break } // the exact key sorts first in its range
-                    let classes = exact ? Self.exactClass : Self.prefixClass
                     let skipsFields = Self.skipsFields(fields, exact: exact)
                     for p in Int(starts[key])..<Int(starts[key + 1]) {
                         let raw = postings[p]
@@ -330,7 +325,8 @@ struct MatchContext {
                         }
                         if phrase && role != KeyRole.whole.rawValue { continue }
                         let miss = Posting.languageMiss(raw, display: display)
-                        hits.record(Int(raw >> 8), Hit(raw: Hit.raw(typos: UInt32(typos), classValue: classes[Int(role)], languageMiss: miss,
+                        let classValue = Posting.classValue(role: role, exact: exact)
+                        hits.record(Int(raw >> 8), Hit(raw: Hit.raw(typos: UInt32(typos), classValue: classValue, languageMiss: miss,
                                                                     postingByte: raw & 0xFF | transliterated)))
                     }
                 }
@@ -517,7 +513,7 @@ struct MatchContext {
         if role == Int(KeyRole.field.rawValue) && skipsFields(fields, exact: exact) { return .max }
         if wholeWord && !exact { return .max }
         if wholeNamesOnly && role != Int(KeyRole.whole.rawValue) { return .max }
-        let classValue = exact ? exactClass[role] : prefixClass[role]
+        let classValue = Posting.classValue(role: UInt32(role), exact: exact)
         return Hit.raw(classValue: classValue, languageMiss: Posting.languageMiss(posting, display: display), postingByte: posting & 0xFF)
     }
 
