@@ -17,9 +17,10 @@ import Glibc
 //       drives a running server with a mix of COMPLETE, SEARCH, GET and RELOAD; fails on any
 //       error, on RSS growing over 10% past warm-up, or on file descriptors left open (more
 //       after the run than after warm-up).
-//   pokesearch-stress repeat --db PATH [--complete] [--count N] QUERY...
+//   pokesearch-stress repeat --db PATH [--complete] [--cold] [--count N] QUERY...
 //       runs each query N times (default 100,000) in turn and prints each one's median:
-//       a steady loop to profile under `perf record`, without ingest or index build.
+//       a steady loop to profile under `perf record`, without ingest or index build; with
+//       --cold, each query with the caches emptied first (its chain of cache misses).
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("pokesearch-stress: \(message)\n".utf8))
@@ -299,17 +300,31 @@ func runRepeat(_ arguments: [String]) {
     let count = option("--count", arguments).map { Int($0) ?? 0 } ?? 100_000
     guard count > 0 else { fail("--count needs a positive whole number") }
     let completion = arguments.contains("--complete")
+    let cold = arguments.contains("--cold")
     var queries: [String] = []
     var rest = arguments.dropFirst()
     while let argument = rest.popFirst() {
-        if argument == "--db" || argument == "--count" { _ = rest.popFirst() } else if argument != "--complete" { queries.append(argument) }
+        if argument == "--db" || argument == "--count" {
+            _ = rest.popFirst()
+        } else if argument != "--complete" && argument != "--cold" {
+            queries.append(argument)
+        }
     }
     guard !queries.isEmpty else { fail("repeat needs at least one query") }
     let engine: SearchEngine
     do { engine = try Catalog.open(path: database, notice: { _ in }).engine } catch { fail("cannot open \(database): \(error)") }
     var times = Array(repeating: [Double](), count: queries.count)
+    // With --cold, 64 MB are read and written before each query (twice the last-level cache): the query
+    // then finds none of the index in the caches, and its time is mostly its chain of misses.
+    var evictor = cold ? [UInt64](repeating: 1, count: 8 << 20) : []
+    var evicted: UInt64 = 0
     for _ in 0..<count {
         for (slot, query) in queries.enumerated() {
+            if cold {
+                evictor.withUnsafeMutableBufferPointer { lines in
+                    for i in stride(from: 0, to: lines.count, by: 8) { evicted &+= lines[i]; lines[i] = evicted }
+                }
+            }
             let start = monotonicSeconds()
             do {
                 if completion { _ = try engine.complete(query, limit: 8) } else { _ = try engine.search(query) }
@@ -317,6 +332,8 @@ func runRepeat(_ arguments: [String]) {
             times[slot].append((monotonicSeconds() - start) * 1e6)
         }
     }
+    // (Printing what the eviction read keeps it from being optimised away.)
+    if cold { print("caches emptied before each query (read \(evicted % 1000))") }
     for (slot, query) in queries.enumerated() {
         times[slot].sort()
         print(String(format: "%10.2f µs  %@", times[slot][count / 2], query))
@@ -328,5 +345,5 @@ switch arguments.first {
 case "costs": runCosts(arguments)
 case "load": runLoad(arguments)
 case "repeat": runRepeat(arguments)
-default: fail("usage: pokesearch-stress costs --db PATH | load --socket PATH --pid PID [--clients N] [--seconds S] [--warmup S] [--reload-every S] | repeat --db PATH [--complete] [--count N] QUERY...")
+default: fail("usage: pokesearch-stress costs --db PATH | load --socket PATH --pid PID [--clients N] [--seconds S] [--warmup S] [--reload-every S] | repeat --db PATH [--complete] [--cold] [--count N] QUERY...")
 }
