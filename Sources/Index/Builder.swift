@@ -37,6 +37,8 @@ public enum IndexBuilder {
                                      low: keyIndex.nodeKeyLow))
         })
         let d = documents
+        let trieNodes = TrieNode.records(childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,
+                                         high: keyIndex.nodeKeyHigh)
         return IndexSnapshot(
             docCount: docCount, docKind: d.docKind, docID: d.docID, docFlags: d.docFlags,
             slugs: d.slugs, nameStart: d.nameStart, nameLanguage: d.nameLanguage,
@@ -44,9 +46,8 @@ public enum IndexBuilder {
             docColor: d.docColor, docHabitat: d.docHabitat, numbers: d.numbers, typeSlugs: d.typeSlugs, colorSlugs: d.colorSlugs,
             habitatSlugs: d.habitatSlugs, abilitySlugByID: d.abilitySlugByID, keys: keyIndex.keys,
             postingStart: keyIndex.postingStart, postings: keyIndex.postings,
-            trieNodes: TrieNode.records(childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,
-                                        high: keyIndex.nodeKeyHigh),
-            nodeByte: trieLists.1, suffixes: suffixes,
+            trieNodes: trieNodes, nodeByte: trieLists.1, nodePaths: NodePaths.build(nodes: trieNodes, keys: keyIndex.keys),
+            suffixes: suffixes,
             tops: trieLists.0, symbolNames: d.symbolNames, cards: d.cards, slugOrder: d.slugOrder,
             buildMilliseconds: (monotonicSeconds() - start) * 1000)
     }

@@ -37,6 +37,13 @@ extension IndexSnapshot {
     /// `prefixNode`): the walk goes on from there ("mr mime" from "mr"'s node).
     public func prefixNode(_ prefix: UnsafeBufferPointer<UInt8>, from start: Int, known: Int) -> Int? {
         withTrie { trie in
+            // A prefix ending at a deep node: that node, by its path (see `NodePaths`), once
+            // its depth and first key say it is the prefix's (a fingerprint may be another's).
+            if prefix.count >= NodePaths.minimumDepth, let node = nodePaths.candidate(prefix),
+               Int(trieNodes[node].depth) == prefix.count {
+                prefetchList(of: node)
+                if trie.startsNode(node, prefix, known: 0) { return node }
+            }
             guard let (node, passedOver) = trie.descendByChildren(prefix, from: known > 0 ? start : 0, known: known) else { return nil }
             guard passedOver else { return node }
             prefetchList(of: node)

@@ -20,7 +20,7 @@ extension IndexSnapshot {
         let abilities = abilitySlugByID.sorted { $0.key < $1.key }
         w.array(abilities.map(\.key)); w.strings(abilities.map(\.value))
         w.pool(keys); w.array(postingStart); w.array(postings)
-        w.array(trieNodes); w.array(nodeByte)
+        w.array(trieNodes); w.array(nodeByte); w.array(nodePaths.slots)
         w.array(suffixes.text); w.array(suffixes.starts); w.array(suffixes.sampleHeads)
         w.array(tops.start); w.array(tops.entries); w.array(tops.distinctDocs)
         w.array(tops.docKeyStart); w.array(tops.docPostings)
@@ -56,7 +56,7 @@ extension IndexSnapshot {
         guard let typeSlugs = r.strings(), let colorSlugs = r.strings(), let habitatSlugs = r.strings(),
               let abilityIDs: [Int32] = r.array(), let abilitySlugs = r.strings(), abilityIDs.count == abilitySlugs.count,
               let keys = r.pool(), let postingStart: [UInt32] = r.array(), let postings: [UInt32] = r.array(),
-              let trieNodes: [TrieNode] = r.array(), let nodeByte: [UInt8] = r.array(),
+              let trieNodes: [TrieNode] = r.array(), let nodeByte: [UInt8] = r.array(), let pathSlots: [UInt64] = r.array(),
               let suffixText: [UInt8] = r.array(), let suffixStarts: [UInt32] = r.array(), let sampleHeads: [UInt64] = r.array(),
               let topStart: [UInt32] = r.array(), let topEntries: [UInt32] = r.array(),
               let topDistinct: [UInt32] = r.array(), let docKeyStart: [UInt32] = r.array(), let docPostings: [UInt32] = r.array(),
@@ -80,6 +80,7 @@ extension IndexSnapshot {
             colorSlugs: colorSlugs, habitatSlugs: habitatSlugs,
             abilitySlugByID: Dictionary(uniqueKeysWithValues: zip(abilityIDs, abilitySlugs)),
             keys: keys, postingStart: postingStart, postings: postings, trieNodes: trieNodes, nodeByte: nodeByte,
+            nodePaths: NodePaths(slots: pathSlots),
             suffixes: SuffixArray(text: suffixText, starts: suffixStarts, sampleHeads: sampleHeads),
             tops: PrefixTops(start: topStart, entries: topEntries, distinctDocs: topDistinct,
                              docKeyStart: docKeyStart, docPostings: docPostings),
@@ -133,7 +134,7 @@ extension IndexSnapshot {
               Self.isAscending(nameStart),
               Self.isAscending(abilityStart),
               suffixes.isConsistent, slugOrder.allSatisfy({ Int($0) < docCount }),
-              trieNodes.first?.depth == 0,
+              trieNodes.first?.depth == 0, nodePaths.isConsistent(nodeCount: trieNodes.count),
               tops.isConsistent(nodeCount: trieNodes.count, keyCount: keys.count, docCount: docCount),
               symbolNames.isConsistent(nameCount: nameTexts.count),
               cards.isConsistent(docCount: docCount, typeCount: typeSlugs.count)

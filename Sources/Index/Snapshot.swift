@@ -132,8 +132,9 @@ public enum NumericColumn: Int, CaseIterable, Sendable, Equatable {
 /// and two-edit typos.
 public final class IndexSnapshot: Sendable {
     /// 7: a suffix array instead of trigram postings. 8: the trie's nodes as records.
-    /// 9: the names holding each symbol. 10: the suffix array's sample heads.
-    public static let formatVersion = 10
+    /// 9: the names holding each symbol. 10: the suffix array's sample heads. 11: the nodes
+    /// by their paths.
+    public static let formatVersion = 11
 
     // Documents
     public let docCount: Int
@@ -176,6 +177,9 @@ public final class IndexSnapshot: Sendable {
     /// The root's child for each first byte (-1: none), made when the snapshot is: the root
     /// has the most children (every first byte of every key), and every lookup starts there.
     let rootChild: [Int32]
+    /// The nodes at least four bytes down by their paths: a prefix ending at one is found
+    /// without walking down to it.
+    let nodePaths: NodePaths
 
     // Every suffix of whole names, their compact forms and keys of fields alone, sorted.
     public let suffixes: SuffixArray
@@ -196,7 +200,7 @@ public final class IndexSnapshot: Sendable {
          abilityStart: [UInt32], abilityRefs: [UInt16], docColor: [UInt8], docHabitat: [UInt8], numbers: [[Int32]],
          typeSlugs: [String], colorSlugs: [String], habitatSlugs: [String], abilitySlugByID: [Int32: String],
          keys: StringPool, postingStart: [UInt32], postings: [UInt32],
-         trieNodes: [TrieNode], nodeByte: [UInt8],
+         trieNodes: [TrieNode], nodeByte: [UInt8], nodePaths: NodePaths,
          suffixes: SuffixArray, tops: PrefixTops, symbolNames: SymbolNames, cards: DocCards, slugOrder: [UInt32],
          buildMilliseconds: Double) {
         self.docCount = docCount
@@ -229,6 +233,7 @@ public final class IndexSnapshot: Sendable {
         // (Made before a snapshot read from disk is checked: a child out of bounds is left out.)
         for child in trieNodes.first?.children ?? 0..<0 where child < nodeByte.count { rootChild[Int(nodeByte[child])] = Int32(child) }
         self.rootChild = rootChild
+        self.nodePaths = nodePaths
         self.suffixes = suffixes
         self.tops = tops
         self.symbolNames = symbolNames
@@ -362,7 +367,7 @@ public final class IndexSnapshot: Sendable {
         total += nameLanguage.count + nameTexts.byteSize + docTypes.count + abilityStart.count * 4 + abilityRefs.count * 2
         total += docColor.count + docHabitat.count + numbers.reduce(0) { $0 + $1.count * 4 }
         total += keys.byteSize + postingStart.count * 4 + postings.count * 4
-        total += trieNodes.count * MemoryLayout<TrieNode>.stride + nodeByte.count
+        total += trieNodes.count * MemoryLayout<TrieNode>.stride + nodeByte.count + nodePaths.byteSize
         total += suffixes.byteSize + tops.byteSize + symbolNames.byteSize + cards.pool.byteSize
         return total
     }

@@ -59,7 +59,8 @@ struct IndexSnapshotTests {
     }
 
     /// The fixture's index with other trie nodes, suffix array or symbol lists.
-    static func rebuilt(nodes: [TrieNode]? = nil, suffixes: SuffixArray? = nil, symbolNames: SymbolNames? = nil) -> IndexSnapshot {
+    static func rebuilt(nodes: [TrieNode]? = nil, nodePaths: NodePaths? = nil, suffixes: SuffixArray? = nil,
+                        symbolNames: SymbolNames? = nil) -> IndexSnapshot {
         let index = Fixture.engine.index
         return IndexSnapshot(
             docCount: index.docCount, docKind: index.docKind, docID: index.docID, docFlags: index.docFlags, slugs: index.slugs,
@@ -67,9 +68,75 @@ struct IndexSnapshotTests {
             abilityStart: index.abilityStart, abilityRefs: index.abilityRefs, docColor: index.docColor, docHabitat: index.docHabitat,
             numbers: index.numbers, typeSlugs: index.typeSlugs, colorSlugs: index.colorSlugs, habitatSlugs: index.habitatSlugs,
             abilitySlugByID: index.abilitySlugByID, keys: index.keys, postingStart: index.postingStart, postings: index.postings,
-            trieNodes: nodes ?? index.trieNodes, nodeByte: index.nodeByte, suffixes: suffixes ?? index.suffixes, tops: index.tops,
+            trieNodes: nodes ?? index.trieNodes, nodeByte: index.nodeByte, nodePaths: nodePaths ?? index.nodePaths, suffixes: suffixes ?? index.suffixes, tops: index.tops,
             symbolNames: symbolNames ?? index.symbolNames, cards: index.cards, slugOrder: index.slugOrder,
             buildMilliseconds: index.buildMilliseconds)
+    }
+
+    /// Every node at least `NodePaths.minimumDepth` deep is found by its path, first among the
+    /// candidates; a path no node ends at, or a shallower one, finds no node of that depth.
+    @Test func deepNodesAreFoundByTheirPaths() {
+        let index = Fixture.engine.index
+        var parentDepth = [Int](repeating: 0, count: index.nodeCount)
+        for node in 0..<index.nodeCount {
+            for child in index.trieNodes[node].children { parentDepth[child] = Int(index.trieNodes[node].depth) }
+        }
+        var found = 0, inEdges = 0
+        index.keys.bytes.withUnsafeBufferPointer { bytes in
+            for node in 0..<index.nodeCount {
+                let record = index.trieNodes[node]
+                guard node > 0, record.keyLow < record.keyHigh else { continue }
+                let start = Int(index.keys.offsets[Int(record.keyLow)])
+                let path = UnsafeBufferPointer(rebasing: bytes[start..<start + Int(record.depth)])
+                let candidate = index.nodePaths.candidate(path)
+                if Int(record.depth) >= NodePaths.minimumDepth {
+                    #expect(candidate == node, "node \(node)")
+                    found += 1
+                } else {
+                    #expect(candidate.map { Int(index.trieNodes[$0].depth) } != Int(record.depth), "node \(node)")
+                }
+                // A prefix ending inside the node's edge: no node has it as its path (none of
+                // that depth, or not that path), and the walk finds the node.
+                let inside = UnsafeBufferPointer(rebasing: path[..<(path.count - 1)])
+                if inside.count >= NodePaths.minimumDepth, parentDepth[node] < inside.count {
+                    if let other = index.nodePaths.candidate(inside), Int(index.trieNodes[other].depth) == inside.count {
+                        let otherStart = Int(index.keys.offsets[Int(index.trieNodes[other].keyLow)])
+                        #expect(!bytes[otherStart..<otherStart + inside.count].elementsEqual(inside), "node \(node)")
+                    }
+                    #expect(index.prefixNode(inside) == node, "node \(node)")
+                    inEdges += 1
+                }
+            }
+        }
+        #expect(found > 50_000 && inEdges > 10_000, "\(found) deep nodes, \(inEdges) prefixes inside edges")
+        #expect(index.nodePaths.slots.count * 3 >= found * 4, "at most three quarters full")
+    }
+
+    /// A table of node paths read back damaged (a node past the last, no empty slot, a size
+    /// that is no power of two) makes the snapshot be rebuilt; one whose fingerprints all lead
+    /// to the wrong nodes only costs the walk: every prefix still finds its own node.
+    @Test func damagedNodePathsAreRefusedOrWalkedPast() {
+        let index = Fixture.engine.index
+        let slots = index.nodePaths.slots
+        #expect(Self.rebuilt(nodePaths: NodePaths(slots: slots)).isConsistent)
+        let full = slots.map { $0 == 0 ? 1 << 32 | 1 : $0 }
+        var pastTheEnd = slots
+        pastTheEnd[slots.firstIndex { $0 != 0 }!] = 7 << 32 | UInt64(index.nodeCount)
+        for damaged in [full, pastTheEnd, Array(slots.dropLast()), []] {
+            #expect(!Self.rebuilt(nodePaths: NodePaths(slots: damaged)).isConsistent)
+        }
+        // Every occupied slot's node moved to the next node: fingerprints match, nodes do not.
+        let shifted = Self.rebuilt(nodePaths: NodePaths(slots: slots.map {
+            $0 == 0 ? 0 : $0 & ~0xFFFF_FFFF | ($0 & 0xFFFF_FFFF + 1) % UInt64(index.nodeCount)
+        }))
+        #expect(shifted.isConsistent)
+        for key in stride(from: 0, to: index.keys.count, by: 13) {
+            let bytes = Array(index.keys.bytes[index.keys.range(key)])
+            for length in [4, 7, bytes.count] where length <= bytes.count {
+                let prefix = Array(bytes[..<length])
+                #expect(shifted.prefixNode(prefix) == index.prefixNode(prefix), "\(prefix)")
+            }
+        }
     }
 
     /// The fixture's index with its trie's records changed by `damage`.
