@@ -21,6 +21,8 @@ extension IndexSnapshot {
     /// long edge cost two cache misses of its own (its first key's offset, then its bytes),
     /// one after the other, in a walk that is itself a chain of misses: for a name in kana,
     /// hangul or han, three bytes a scalar, most of a completion's misses were the walk's.
+    /// A prefix in kana, hangul, han (any script beyond ASCII) ending at a node four bytes
+    /// down or more is found by its path instead (`NodePaths`).
     /// Before that comparison, what answering from the node's list reads is asked for
     /// (`prefetchList`): a caller reads it next, and its misses then overlap the comparison's.
     public func prefixNode(_ prefix: [UInt8]) -> Int? {
@@ -37,9 +39,10 @@ extension IndexSnapshot {
     /// `prefixNode`): the walk goes on from there ("mr mime" from "mr"'s node).
     public func prefixNode(_ prefix: UnsafeBufferPointer<UInt8>, from start: Int, known: Int) -> Int? {
         withTrie { trie in
-            // A prefix ending at a deep node: that node, by its path (see `NodePaths`), once
-            // its depth and first key say it is the prefix's (a fingerprint may be another's).
-            if prefix.count >= NodePaths.minimumDepth, let node = nodePaths.candidate(prefix),
+            // A prefix ending at a deep node of a script beyond Latin: that node, by its path
+            // (see `NodePaths`), once its depth and first key say it is the prefix's (a
+            // fingerprint may be another's). (A walk from a node given goes on from there.)
+            if known == 0, NodePaths.holds(prefix), let node = nodePaths.candidate(prefix),
                Int(trieNodes[node].depth) == prefix.count {
                 prefetchList(of: node)
                 if trie.startsNode(node, prefix, known: 0) { return node }
