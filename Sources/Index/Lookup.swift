@@ -21,10 +21,10 @@ extension IndexSnapshot {
     /// long edge cost two cache misses of its own (its first key's offset, then its bytes),
     /// one after the other, in a walk that is itself a chain of misses: for a name in kana,
     /// hangul or han, three bytes a scalar, most of a completion's misses were the walk's.
-    /// A prefix in kana, hangul, han (any script beyond ASCII) ending at a node four bytes
-    /// down or more is found by its path instead (`NodePaths`).
     /// Before that comparison, what answering from the node's list reads is asked for
     /// (`prefetchList`): a caller reads it next, and its misses then overlap the comparison's.
+    /// A prefix in kana, hangul, han (any script beyond ASCII) ending at a node four bytes
+    /// down or more is found by its path instead (`NodePaths`), then compared the same way.
     public func prefixNode(_ prefix: [UInt8]) -> Int? {
         prefix.withUnsafeBufferPointer { prefixNode($0) }
     }
@@ -287,7 +287,7 @@ struct TrieView {
             // step down waits for memory once instead of twice. (A node with many children,
             // near the root, is in the caches anyway.)
             let children = nodes[node].children
-            if children.count <= 8 && node != 0 {
+            if !children.isEmpty && children.count <= 8 && node != 0 {
                 pokesearch_prefetch(nodes + children.lowerBound)
                 pokesearch_prefetch(nodes + children.upperBound - 1)
             }

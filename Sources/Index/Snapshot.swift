@@ -177,8 +177,8 @@ public final class IndexSnapshot: Sendable {
     /// The root's child for each first byte (-1: none), made when the snapshot is: the root
     /// has the most children (every first byte of every key), and every lookup starts there.
     let rootChild: [Int32]
-    /// The nodes at least four bytes down by their paths: a prefix ending at one is found
-    /// without walking down to it.
+    /// The nodes at least four bytes down whose paths start beyond ASCII (kana, hangul, han...),
+    /// by their paths: a prefix ending at one is found without walking down to it.
     let nodePaths: NodePaths
 
     // Every suffix of whole names, their compact forms and keys of fields alone, sorted.
