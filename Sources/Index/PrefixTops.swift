@@ -149,12 +149,18 @@ public struct PrefixTops: Sendable {
         return lowIndex
     }
 
-    /// Asks for `doc`'s postings (its first sixteen cache lines at most) ahead of reading
-    /// them, and `docKeyStart`'s entry of `later`, a document to be read after it. A loop
-    /// over candidates reads each one's postings by a binary search, a chain of misses when
-    /// the caches are cold; asked for two candidates ahead, the misses of several candidates
-    /// overlap instead of following one another (`pokesearch_prefetch`).
-    @inline(__always) public func prefetchPostings(of doc: Int, then later: Int) {
+    /// For a loop reading the postings of `count` candidates in turn, now at candidate `n`
+    /// (`doc(i)`: candidate i's document): asks for the postings of the candidate two ahead
+    /// (its first sixteen cache lines at most) and for where those of the one four ahead
+    /// start. Each candidate's postings are read by a binary search, a chain of misses when
+    /// the caches are cold; asked for ahead, the misses of several candidates overlap instead
+    /// of following one another (`pokesearch_prefetch`).
+    @inline(__always) public func prefetchPostings(aheadOf n: Int, count: Int, doc: (Int) -> Int) {
+        guard n + 2 < count else { return }
+        prefetchPostings(of: doc(n + 2), then: doc(min(n + 4, count - 1)))
+    }
+
+    @inline(__always) func prefetchPostings(of doc: Int, then later: Int) {
         docKeyStart.withUnsafeBufferPointer { starts in
             pokesearch_prefetch(starts.baseAddress! + later)
             let start = Int(starts[doc]), end = min(Int(starts[doc + 1]), Int(starts[doc]) + 16 * 16)

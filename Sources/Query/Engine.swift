@@ -791,11 +791,7 @@ public final class SearchEngine: Sendable {
             var text = term.text
             text.withUTF8 { bytes in
                 for (n, doc) in candidates.enumerated() {
-                    // The postings of the candidate two ahead asked for, and where those of the
-                    // one four ahead start (see `prefetchPostings`).
-                    if n + 2 < candidates.count {
-                        index.tops.prefetchPostings(of: Int(candidates[n + 2]), then: Int(candidates[min(n + 4, candidates.count - 1)]))
-                    }
+                    index.tops.prefetchPostings(aheadOf: n, count: candidates.count) { Int(candidates[$0]) }
                     if let raw = context.wordHit(term, bytes: bytes, keys: keys, substrings: substrings, doc: Int(doc)) {
                         hits.record(Int(doc), Hit(raw: raw))
                     }

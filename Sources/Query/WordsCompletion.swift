@@ -114,19 +114,12 @@ extension SearchEngine {
             var candidates = UnsafeMutableBufferPointer(rebasing: ranked[..<read])
             candidates.sort()
             var found = 0, previous = -1
-            for n in 0..<min(2, candidates.count) {
-                index.tops.prefetchPostings(of: Int(candidates[n] >> 32), then: Int(candidates[min(n + 2, candidates.count - 1)] >> 32))
-            }
             for (n, candidate) in candidates.enumerated() where Int(candidate >> 32) != previous {
                 let doc = Int(candidate >> 32)
                 previous = doc
-                // Each candidate's postings are read by binary searches, a chain of misses when
-                // the caches are cold: those of the one two ahead are asked for now, so that
-                // the candidates' misses overlap (as in `rank`; see `prefetchPostings`).
-                if n + 2 < candidates.count {
-                    index.tops.prefetchPostings(of: Int(candidates[n + 2] >> 32),
-                                                then: Int(candidates[min(n + 4, candidates.count - 1)] >> 32))
-                }
+                // (Its postings are read by binary searches: those of candidates ahead are
+                // asked for now, as in `rank`.)
+                index.tops.prefetchPostings(aheadOf: n, count: candidates.count) { Int(candidates[$0] >> 32) }
                 // (As in `rank`: each word's hit placed among several, then the phrase's.)
                 var placement = Hit(raw: UInt32(truncatingIfNeeded: candidate)).placementAmongTerms
                 var hasEvery = true
