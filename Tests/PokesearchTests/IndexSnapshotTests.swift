@@ -59,7 +59,7 @@ struct IndexSnapshotTests {
     }
 
     /// The fixture's index with other trie nodes, suffix array or symbol lists.
-    static func rebuilt(nodes: [TrieNode]? = nil, nodePaths: NodePaths? = nil, suffixes: SuffixArray? = nil,
+    static func rebuilt(nodes: [TrieNode]? = nil, nodeByte: [UInt8]? = nil, nodePaths: NodePaths? = nil, suffixes: SuffixArray? = nil,
                         symbolNames: SymbolNames? = nil) -> IndexSnapshot {
         let index = Fixture.engine.index
         return IndexSnapshot(
@@ -68,7 +68,7 @@ struct IndexSnapshotTests {
             abilityStart: index.abilityStart, abilityRefs: index.abilityRefs, docColor: index.docColor, docHabitat: index.docHabitat,
             numbers: index.numbers, typeSlugs: index.typeSlugs, colorSlugs: index.colorSlugs, habitatSlugs: index.habitatSlugs,
             abilitySlugByID: index.abilitySlugByID, keys: index.keys, postingStart: index.postingStart, postings: index.postings,
-            trieNodes: nodes ?? index.trieNodes, nodeByte: index.nodeByte, nodePaths: nodePaths ?? index.nodePaths, suffixes: suffixes ?? index.suffixes, tops: index.tops,
+            trieNodes: nodes ?? index.trieNodes, nodeByte: nodeByte ?? index.nodeByte, nodePaths: nodePaths ?? index.nodePaths, suffixes: suffixes ?? index.suffixes, tops: index.tops,
             symbolNames: symbolNames ?? index.symbolNames, cards: index.cards, slugOrder: index.slugOrder,
             buildMilliseconds: index.buildMilliseconds)
     }
@@ -111,6 +111,39 @@ struct IndexSnapshotTests {
         }
         #expect(found > 20_000 && inEdges > 1_000, "\(found) nodes held, \(inEdges) prefixes inside edges")
         #expect(index.nodePaths.slots.count * 3 >= found * 4, "at most three quarters full")
+    }
+
+    /// `prefixNode` takes a prefix in kana, hangul or han from the table, not the walk: with
+    /// the first bytes of some such nodes' edges changed (so that no walk reaches them), their
+    /// paths still find them, and a Latin node so changed is lost (Latin is walked).
+    @Test func prefixesBeyondASCIIAreFoundByTheirPathsNotTheWalk() {
+        let index = Fixture.engine.index
+        func path(_ node: Int) -> [UInt8] {
+            let start = Int(index.keys.offsets[Int(index.trieNodes[node].keyLow)])
+            return Array(index.keys.bytes[start..<start + Int(index.trieNodes[node].depth)])
+        }
+        var unreachable = index.nodeByte
+        var held: [Int] = [], latin: [Int] = []
+        // Nodes below the root's children (the root's table is made from the same bytes),
+        // each given a first byte none of its siblings has.
+        for parent in 1..<index.nodeCount where held.count < 200 || latin.count < 50 {
+            let children = index.trieNodes[parent].children
+            guard let child = children.first, Int(index.trieNodes[child].depth) >= NodePaths.minimumDepth,
+                  let unused = (UInt8(1)...UInt8.max).first(where: { byte in !children.contains { index.nodeByte[$0] == byte } })
+            else { continue }
+            let bytes = path(child)
+            if bytes[0] >= 0x80 { if held.count < 200 { held.append(child) } else { continue } }
+            else if latin.count < 50 { latin.append(child) } else { continue }
+            unreachable[child] = unused
+        }
+        #expect(held.count == 200 && latin.count == 50)
+        let damaged = Self.rebuilt(nodeByte: unreachable)
+        for node in held {
+            #expect(damaged.prefixNode(path(node)) == node, "node \(node)")
+        }
+        for node in latin {
+            #expect(damaged.prefixNode(path(node)) != node, "node \(node)")
+        }
     }
 
     /// A table of node paths read back damaged (a node past the last, no empty slot, a size
