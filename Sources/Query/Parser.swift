@@ -352,15 +352,12 @@ public enum QueryParser {
         }
         // (Digits alone are an id, or past Int's range a term: left to the parser.)
         guard !digitsOnly else { return nil }
-        let count: Int
         if lettersAndDigits {
+            // (Letters and digits alone fold to one word: only punctuation separates words.)
             for j in bytes.indices { output[j] = lowercasedASCII(bytes[j]) }
-            count = bytes.count
-        } else {
-            guard let folded = Folding.foldByScalar(utf8: bytes, into: output) else { return nil }
-            count = folded
+            return (bytes.count, 1)
         }
-        guard count > 0 else { return nil }
+        guard let count = Folding.foldByScalar(utf8: bytes, into: output), count > 0 else { return nil }
         return (count, 1 + UnsafeBufferPointer(rebasing: output[..<count]).reduce(0) { $0 + ($1 == 0x20 ? 1 : 0) })
     }
 

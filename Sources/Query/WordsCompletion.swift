@@ -161,7 +161,7 @@ extension SearchEngine {
             var count = 0
             for word in words {
                 if count > 0 { buffer[count] = 0x20; count += 1 }
-                for j in 0..<word.count { buffer[count + j] = folded[word.start + j] }
+                (buffer.baseAddress! + count).update(from: folded.baseAddress! + word.start, count: word.count)
                 count += word.count
             }
             let phrase = UnsafeBufferPointer(rebasing: buffer[..<count])
