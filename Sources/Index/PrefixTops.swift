@@ -152,10 +152,16 @@ public struct PrefixTops: Sendable {
     /// For a loop reading the postings of `count` candidates in turn, now at candidate `n`
     /// (`doc(i)`: candidate i's document): asks for the postings of the candidate two ahead
     /// (its first sixteen cache lines at most) and for where those of the one four ahead
-    /// start. Each candidate's postings are read by a binary search, a chain of misses when
-    /// the caches are cold; asked for ahead, the misses of several candidates overlap instead
-    /// of following one another (`pokesearch_prefetch`).
+    /// start; at the first, for those of the first two as well. Each candidate's postings
+    /// are read by a binary search, a chain of misses when the caches are cold; asked for
+    /// ahead, the misses of several candidates overlap instead of following one another
+    /// (`pokesearch_prefetch`), and those of one candidate's search overlap one another:
+    /// a query with one or two candidates (most completions of a name and a type) has no
+    /// candidate two ahead.
     @inline(__always) public func prefetchPostings(aheadOf n: Int, count: Int, doc: (Int) -> Int) {
+        if n == 0 {
+            for first in 0..<min(2, count) { prefetchPostings(of: doc(first), then: doc(min(first + 2, count - 1))) }
+        }
         guard n + 2 < count else { return }
         prefetchPostings(of: doc(n + 2), then: doc(min(n + 4, count - 1)))
     }

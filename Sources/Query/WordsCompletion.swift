@@ -71,6 +71,9 @@ extension SearchEngine {
                       let (length, pieces) = QueryParser.foldedWord(word, into: UnsafeMutableBufferPointer(rebasing: folded[used..<used + room])),
                       pieces == 1,
                       let node = index.prefixNode(UnsafeBufferPointer(rebasing: folded[used..<used + length])) else { return nil }
+                // (What is read of the node next, its first key's length and postings, the
+                // last word's list, asked for now: their misses overlap the next word's walk.)
+                index.prefetchList(of: node)
                 words[count] = TypedWord(start: used, count: length, keys: index.nodeKeys(node), node: node)
                 used += length
                 count += 1
