@@ -73,16 +73,18 @@ static int fold_case(Buffer *src, Buffer *dst, UErrorCode *status) {
 }
 
 // Letters that carry their "diacritic" in the base letter, so NFKD leaves them whole.
+// Capitals and small letters alike: this runs before the case folding ("Œil" and "œil" both
+// "oeil").
 static const char *letter_replacement(UChar c) {
     switch (c) {
-    case 0x00F8: return "o";  // ø
-    case 0x0142: return "l";  // ł
-    case 0x00E6: return "ae"; // æ
-    case 0x0153: return "oe"; // œ
-    case 0x0111: return "d";  // đ
-    case 0x0131: return "i";  // ı
-    case 0x00FE: return "th"; // þ
-    case 0x00F0: return "d";  // ð
+    case 0x00D8: case 0x00F8: return "o";  // Ø ø
+    case 0x0141: case 0x0142: return "l";  // Ł ł
+    case 0x00C6: case 0x00E6: return "ae"; // Æ æ
+    case 0x0152: case 0x0153: return "oe"; // Œ œ
+    case 0x0110: case 0x0111: return "d";  // Đ đ
+    case 0x0131: return "i";               // ı (its capital is I)
+    case 0x00DE: case 0x00FE: return "th"; // Þ þ
+    case 0x00D0: case 0x00F0: return "d";  // Ð ð
     default: return NULL;
     }
 }

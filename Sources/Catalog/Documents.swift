@@ -20,7 +20,8 @@ public struct Documents: Sendable {
     /// rebuilt from its own corpus tables when opened (`Catalog.open`): searching it as it
     /// is would miss what the newer documents hold.
     /// 2: the species flags (legendary, mythical, baby) are field words.
-    public static let version = 2
+    /// 3: the capitals Ø Ł Æ Œ Đ Þ Ð fold as their small letters do ("Œil" → "oeil", was "œil").
+    public static let version = 3
 
     /// What the in-memory index is built from: these documents, and the corpus they were
     /// made from.

@@ -273,18 +273,47 @@ public enum Folding {
     /// ICU's folding of each Latin-1 and Latin Extended-A/B letter (U+00C0–U+024F) on its own
     /// ("é" → "e", "ß" → "ss", "Ǆ" → "dz"), or nil where it is not a run of word characters
     /// or is longer than `latinLetterGrowth` allows (none is: a text holding one goes to ICU).
-    private static let latinLetters: [[UInt8]?] = (0xC0...0x24F).map { value in
-        let folded = icuFold(String(Unicode.Scalar(UInt32(value))!))
-        // Apostrophes in the output ("ŉ" → "ʼn") are dropped the same way as in a name.
-        guard folded.unicodeScalars.allSatisfy({ isWordScalar($0) || apostrophes.contains($0.value) }) else { return nil }
-        let joined = separateWords(folded)
-        return joined.isEmpty || joined.utf8.count > 2 * latinLetterGrowth ? nil : Array(joined.utf8)
+    /// Written out (`latinLetterFoldings`) rather than asked of ICU: folding the 400 letters
+    /// cost a process's first query with an accented letter 2.5 million instructions, most
+    /// of a millisecond of a one-shot search (callgrind, `pokesearch Évoli` against
+    /// `pokesearch evoli`). FoldingTests checks each against ICU.
+    static let latinLetters: [[UInt8]?] = latinLetterFoldings.withUTF8Buffer { table in
+        table.split(separator: 0x20).map { $0.elementsEqual([0x2D]) ? nil : Array($0) }
     }
 
-    /// Apostrophes join the letters around them ("farfetch'd" → "farfetchd").
-    private static let apostrophes: Set<UInt32> = [0x27, 0x60, 0xB4, 0x2BC, 0x2018, 0x2019]
+    /// The foldings of U+00C0–U+024F in order, sixteen a line, one space apart; "-" for nil.
+    private static let latinLetterFoldings: StaticString = """
+        a a a a a a ae c e e e e i i i i \
+        d n o o o o o - o u u u u y th ss \
+        a a a a a a ae c e e e e i i i i \
+        d n o o o o o - o u u u u y th y \
+        a a a a a a c c c c c c c c d d \
+        d d e e e e e e e e e e g g g g \
+        g g g g h h ħ ħ i i i i i i i i \
+        i i ij ij j j k k ĸ l l l l l l - \
+        - l l n n n n n n n ŋ ŋ o o o o \
+        o o oe oe r r r r r r s s s s s s \
+        s s t t t t ŧ ŧ u u u u u u u u \
+        u u u u w w y y y z z z z z z s \
+        ƀ ɓ ƃ ƃ ƅ ƅ ɔ ƈ ƈ ɖ ɗ ƌ ƌ ƍ ǝ ə \
+        ɛ ƒ ƒ ɠ ɣ ƕ ɩ ɨ ƙ ƙ ƚ ƛ ɯ ɲ ƞ ɵ \
+        o o ƣ ƣ ƥ ƥ ʀ ƨ ƨ ʃ ƪ ƫ ƭ ƭ ʈ u \
+        u ʊ ʋ ƴ ƴ ƶ ƶ ʒ ƹ ƹ ƺ ƻ ƽ ƽ ƾ ƿ \
+        ǀ ǁ ǂ ǃ dz dz dz lj lj lj nj nj nj a a i \
+        i o o u u u u u u u u u u ǝ a a \
+        a a ae ae ǥ ǥ g g k k o o o o ʒ ʒ \
+        j dz dz dz g g ƕ ƿ n n a a ae ae o o \
+        a a a a e e e e i i i i o o o o \
+        r r r r u u u u s s t t ȝ ȝ h h \
+        ƞ ȡ ȣ ȣ ȥ ȥ a a e e o o o o o o \
+        o o y y ȴ ȵ ȶ ȷ ȸ ȹ ⱥ ȼ ȼ ƚ ⱦ ȿ \
+        ɀ ɂ ɂ ƀ ʉ ʌ ɇ ɇ ɉ ɉ ɋ ɋ ɍ ɍ ɏ ɏ
+        """
 
-    private static func icuFold(_ text: String) -> String {
+    /// Apostrophes join the letters around them ("farfetch'd" → "farfetchd").
+    static let apostrophes: Set<UInt32> = [0x27, 0x60, 0xB4, 0x2BC, 0x2018, 0x2019]
+
+    static func icuFold(_ text: String) -> String {
         callICU(text) { input, length, output, capacity, status in
             pokesearch_icu_fold(input, length, output, capacity, status)
         }
@@ -318,7 +347,7 @@ public enum Folding {
         }
     }
 
-    private static func separateWords(_ folded: String) -> String {
+    static func separateWords(_ folded: String) -> String {
         var result = String.UnicodeScalarView()
         var pendingSpace = false
         func append(_ scalar: Unicode.Scalar) {
@@ -338,7 +367,7 @@ public enum Folding {
         return String(result)
     }
 
-    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.value < 0x80 {
             let v = scalar.value
             return (v >= 0x30 && v <= 0x39) || (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A)

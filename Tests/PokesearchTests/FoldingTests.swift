@@ -87,6 +87,32 @@ struct FoldingTests {
         #expect(Folding.foldByScalar("ß") == "ss" && Folding.foldByScalar("Ǆ") == "dz")
     }
 
+    /// The written-out table of Latin letters' foldings is ICU's: each letter folded on its
+    /// own, kept where that is a run of word characters (apostrophes dropped) of at most four
+    /// bytes. (After a change to the folding, the message of each letter that differs says
+    /// what the table should hold.)
+    @Test func latinLetterTableIsICUsFolding() {
+        for value in 0xC0...0x24F {
+            let folded = Folding.icuFold(String(Unicode.Scalar(UInt32(value))!))
+            let joined = Folding.separateWords(folded)
+            let isWord = folded.unicodeScalars.allSatisfy { Folding.isWordScalar($0) || Folding.apostrophes.contains($0.value) }
+            let expected = isWord && !joined.isEmpty && joined.utf8.count <= 4 ? Array(joined.utf8) : nil
+            let held = Folding.latinLetters[value - 0xC0]
+            #expect(held == expected, "U+\(String(value, radix: 16, uppercase: true)): the table holds \(held.map { String(decoding: $0, as: UTF8.self) } ?? "-"), ICU gives \(expected.map { String(decoding: $0, as: UTF8.self) } ?? "-")")
+        }
+    }
+
+    /// A capital folds as its small letter does, by ICU and by character: "Œil" was "œil"
+    /// and "œil" "oeil", so that the French names with Œ were found by neither.
+    @Test func capitalsFoldAsTheirSmallLetters() {
+        for value in 0xC0...0x24F {
+            let letter = String(Unicode.Scalar(UInt32(value))!)
+            #expect(Folding.foldWithICU(letter) == Folding.foldWithICU(letter.lowercased()), "\(letter)")
+            #expect(Folding.fold(letter) == Folding.fold(letter.lowercased()), "\(letter)")
+        }
+        #expect(Folding.fold("Œil Miracle") == "oeil miracle" && Folding.foldWithICU("ØRE") == "ore")
+    }
+
     @Test func katakanaAndHiraganaFoldToOneKey() {
         #expect(Folding.fold("イーブイ") == Folding.fold("いーぶい"))
         #expect(Folding.fold("ガ") != Folding.fold("カ"), "voicing marks are not diacritics to drop")

@@ -97,6 +97,11 @@ struct RelevanceTests {
         c("évoli", .first(["pokemon:eevee"])),
         c("pokémon box", .within(3, ["item:pokemon-box"])),
         c("poké ball", .first(["item:poke-ball"])),
+        // Letters whose mark NFKD leaves in them, capital or small: the French "Œil Miracle"
+        // (Miracle Eye) folded to "œil miracle", found by neither "œil" nor "oeil".
+        c("œil miracle", .first(["move:miracle-eye"])),
+        c("oeil miracle", .first(["move:miracle-eye"])),
+        c("ŒUF CHANCE", .first(["item:lucky-egg"])),
         // Typos of each kind.
         c("pikahcu", .first(["pokemon:pikachu"])),       // transposition
         c("pkiachu", .first(["pokemon:pikachu"])),       // transposition
