@@ -274,7 +274,7 @@ public enum Folding {
     /// ("é" → "e", "ß" → "ss", "Ǆ" → "dz"), or nil where it is not a run of word characters
     /// or is longer than `latinLetterGrowth` allows (none is: a text holding one goes to ICU).
     /// Written out (`latinLetterFoldings`) rather than asked of ICU: folding the 400 letters
-    /// cost a process's first query with an accented letter 2.5 million instructions, most
+    /// cost a process's first query with an accented letter 2 million instructions, most
     /// of a millisecond of a one-shot search (callgrind, `pokesearch Évoli` against
     /// `pokesearch evoli`). FoldingTests checks each against ICU.
     static let latinLetters: [[UInt8]?] = latinLetterFoldings.withUTF8Buffer { table in
