@@ -268,7 +268,7 @@ public enum Folding {
     /// a buffer folds no letter: made from the letters' foldings, it made a process's first
     /// query fold all 400 of them, accented or not (2.6 million instructions, about a
     /// millisecond of the one-shot CLI's, with callgrind).
-    private static let latinLetterGrowth = 2
+    static let latinLetterGrowth = 2
 
     /// ICU's folding of each Latin-1 and Latin Extended-A/B letter (U+00C0–U+024F) on its own
     /// ("é" → "e", "ß" → "ss", "Ǆ" → "dz"), or nil where it is not a run of word characters
