@@ -41,7 +41,10 @@ let package = Package(
         .target(name: "Catalog", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Locking"]),
         .target(name: "Sync", dependencies: ["CCurl", "Corpus", "Store", "Locking"]),
         .target(name: "Server", dependencies: ["Catalog", "Query", "CLinux", "Locking"]),
-        .target(name: "PokesearchCLI", dependencies: ["Catalog", "Query", "Server", "Sync", "CLinux"]),
+        // Terminal layout shared by the CLI's tables, `show` and the interactive mode: display
+        // width of text (wide kana, hangul, han), truncation and wrapping, the terminal's size.
+        .target(name: "Terminal", dependencies: ["CLinux"]),
+        .target(name: "PokesearchCLI", dependencies: ["Catalog", "Query", "Server", "Sync", "CLinux", "Terminal"]),
         .executableTarget(name: "pokesearch", dependencies: ["PokesearchCLI"]),
         .executableTarget(name: "pokesearch-corpus", dependencies: ["Corpus"]),
         // The benchmark suite: workloads and the report/baseline logic in a library the
@@ -51,7 +54,7 @@ let package = Package(
                           path: "Benchmarks/pokesearch-bench"),
         .executableTarget(name: "pokesearch-stress", dependencies: ["Catalog", "Query", "Index", "Server", "Locking"], path: "Benchmarks/pokesearch-stress"),
 
-        .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync", "BenchmarkSupport", "Locking"]),
+        .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync", "BenchmarkSupport", "Locking", "Terminal"]),
     ],
     swiftLanguageModes: [.v6]
 )

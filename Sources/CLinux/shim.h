@@ -21,4 +21,17 @@ static inline int pokesearch_peer_uid(int fd, unsigned int *uid) {
     *uid = credentials.uid;
     return 0;
 }
+
+// ioctl is variadic, which Swift does not import: the terminal's size through a typed wrapper.
+#include <sys/ioctl.h>
+static inline int pokesearch_terminal_columns(int fd) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_col == 0) return -1;
+    return size.ws_col;
+}
+static inline int pokesearch_terminal_rows(int fd) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_row == 0) return -1;
+    return size.ws_row;
+}
 #endif
