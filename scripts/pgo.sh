@@ -4,24 +4,77 @@
 # Builds instrumented binaries (no profile in, counters out), runs them on a training run
 # (the benchmark's workloads generated with another seed than Benchmarks/queries.tsv's, so the
 # benchmark times queries the profile never saw: the engine in process, the server over its
-# socket, the one-shot CLI), and merges the counts. Run it after changes to the query path,
-# then compare with `scripts/bench.sh` (BENCHMARKS.md); a profile older than the code only
-# leaves the changed functions unoptimised by it.
+# socket, the one-shot CLI), and merges the counts. A profile older than the code only leaves
+# the changed functions unoptimised by it: regenerate it as DEVELOPERS.md says (deliberately,
+# when a paired benchmark shows the stale one costs speed), not after every change.
 #   scripts/pgo.sh --check
-# Says whether the profile was trained on these sources (exit 1 and a line on stderr if not;
+# Says whether the profile was trained on this code (exit 1 and a line on stderr if not;
 # scripts/bench.sh asks): a stale profile builds silently, only without its gain in the
-# functions that changed.
+# functions that changed. Comments and formatting do not count (see sources_hash).
+#   scripts/pgo.sh --hash
+# Prints the hash --check compares with pgo/sources.sha256.
+# When to regenerate: DEVELOPERS.md, "Profile-guided optimisation".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-# What the profile was trained on: every source file and the build settings, by content.
-sources_hash() { find Sources Package.swift -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1; }
-if [ "${1:-}" = "--check" ]; then
-  [ "$(cat pgo/sources.sha256 2>/dev/null)" = "$(sources_hash)" ] && exit 0
-  echo "pgo.sh: pgo/pokesearch.profdata was trained on other sources than these: regenerate it with scripts/pgo.sh" >&2
-  exit 1
-fi
+# What the profile was trained on: every file of Sources/ and Package.swift (the build
+# settings), by path and by content with comments and formatting taken out, which change no
+# function the profile counts. Swift, C and header files are read token by token: `//` and
+# (nested) `/* */` comments go, a run of spaces and tabs becomes one space, a line break ends
+# a line, and blank lines and the spaces at either end of a line go. String literals
+# ("…", """…""", #"…"#, and C's '…') are kept byte for byte, so a `//` inside one is text.
+# Where the reading could be wrong (an interpolation holding a string with `//`, say) it
+# keeps more, never less: such a change counts as a change of code. Other files (module
+# maps) count byte for byte.
+sources_hash() {
+  find Sources Package.swift -type f -print0 | LC_ALL=C sort -z | perl -0 -MDigest::SHA -e '
+    my $digest = Digest::SHA->new(256);
+    while (my $path = <STDIN>) {
+      chomp $path;
+      open(my $file, "<:raw", $path) or die "pgo.sh: cannot read $path\n";
+      my $text = do { local $/; <$file> };
+      my $c = $path =~ /\.[ch]$/;
+      if ($c || $path =~ /\.swift$/) {
+        my $out = "";
+        pos($text) = 0;
+        while (pos($text) < length $text) {
+          if ($text =~ /\G\/\/[^\n]*/gc) { }
+          elsif ($text =~ /\G\/\*/gc) {
+            my $depth = 1;
+            while ($depth > 0 && $text =~ /\G.*?(\/\*|\*\/)/gcs) { $depth += $1 eq "/*" ? 1 : -1 }
+            pos($text) = length $text if $depth > 0;
+          }
+          elsif (!$c && $text =~ /\G(#*)"""/gc) {
+            my $hashes = $1;
+            my $body = $hashes ne "" ? qr/.*?"""$hashes/s : qr/(?:\\.|[^\\])*?"""/s;
+            my $start = pos($text);
+            $text =~ /\G$body/gc or pos($text) = length $text;
+            $out .= $hashes . "\"\"\"" . substr($text, $start, pos($text) - $start);
+          }
+          elsif (!$c && $text =~ /\G(#+)"(.*?)"\1/gc) { $out .= $& }
+          elsif ($text =~ /\G"(?:\\.|[^"\\\n])*"?/gc) { $out .= $& }
+          elsif ($c && $text =~ /\G\x27(?:\\.|[^\x27\\\n])*\x27?/gc) { $out .= $& }
+          elsif ($text =~ /\G[ \t\r\f]*\n\s*/gc) { $out =~ s/ $//; $out .= "\n" if $out ne "" && $out !~ /\n$/ }
+          elsif ($text =~ /\G[ \t\r\f]+/gc) { $out .= " " if $out ne "" && $out !~ /[ \n]$/ }
+          elsif ($text =~ /\G[^\/"\x27#\s]+/gc) { $out .= $& }
+          else { $text =~ /\G./gcs; $out .= $& }
+        }
+        $text = $out;
+      }
+      $digest->add("$path\0" . length($text) . "\0$text");
+    }
+    print $digest->hexdigest, "\n";'
+}
+case "${1:-}" in
+  --hash) sources_hash; exit 0 ;;
+  --check)
+    [ "$(cat pgo/sources.sha256 2>/dev/null)" = "$(sources_hash)" ] && exit 0
+    echo "pgo.sh: pgo/pokesearch.profdata was trained on other code than this: see DEVELOPERS.md before regenerating it" >&2
+    exit 1 ;;
+  "") ;;
+  *) echo "usage: scripts/pgo.sh [--check | --hash]" >&2; exit 2 ;;
+esac
 
 toolchain_lib="$(dirname "$(command -v swift)")/../lib"
 runtime="$(ls "$toolchain_lib"/clang/*/lib/linux/libclang_rt.profile-x86_64.a 2>/dev/null | head -1)"
