@@ -762,7 +762,9 @@ struct TypoSearch {
     /// count one), or nil past `atMost`. Only the cells within `atMost` of the diagonal are
     /// computed (a cell further off holds more than `atMost`): a band of 2 × atMost + 1 a row,
     /// where the whole row cost ten times as much on the names the split search measures.
-    static func distance(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, atMost limit: Int) -> Int? {
+    /// The project's one edit distance: the tests measure typos with it too (a limit of the
+    /// longer length computes the whole table).
+    static func distance<Element: Equatable>(_ a: UnsafeBufferPointer<Element>, _ b: UnsafeBufferPointer<Element>, atMost limit: Int) -> Int? {
         let m = a.count, n = b.count
         guard abs(m - n) <= limit else { return nil }
         guard m > 0, n > 0 else { return max(m, n) }

@@ -44,7 +44,7 @@ struct BenchmarkWorkloadTests {
         }
         for query in Self.queries where query.workload == workload {
             let original = try #require(englishNames[query.expected]?.first)
-            let distance = Self.editDistance(Array(original), Array(query.text))
+            let distance = TypoSearchTests.editDistance(Array(original), Array(query.text))
             let budget = min(original.count, query.text.count) >= 8 ? 2 : 1
             #expect(query.text.count >= 4)
             #expect(distance >= 1 && distance <= budget, "\(original) → \(query.text): \(distance) edits")
@@ -79,23 +79,5 @@ struct BenchmarkWorkloadTests {
         #expect(try QueryFile.decode(QueryFile.encode(Self.queries), file: "q.tsv") == Self.queries)
         #expect(throws: BenchmarkError.self) { try QueryFile.decode("query\texpected\nfoo\tpokemon:foo\n", file: "q.tsv") }
         #expect(throws: BenchmarkError.self) { try QueryFile.decode(QueryFile.header + "\nno-such-workload\tfoo\tpokemon:foo\n", file: "q.tsv") }
-    }
-
-    /// Optimal string alignment distance: insertions, deletions, substitutions and adjacent
-    /// transpositions each cost 1, as the contract counts typos.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { table[i][0] = i }
-        for j in 0...b.count { table[0][j] = j }
-        for i in stride(from: 1, through: a.count, by: 1) {
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
-                }
-            }
-        }
-        return table[a.count][b.count]
     }
 }

@@ -751,27 +751,30 @@ struct TypoSearchTests {
         }
     }
 
-    /// The split search's distance computes only a band around the diagonal: it must agree
-    /// with the whole table on every pair, within the limit and past it.
-    @Test func bandedDistanceAgreesWithTheWholeTable() {
-        func whole(_ a: [UInt8], _ b: [UInt8]) -> Int {
-            var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-            for i in 0...a.count { d[i][0] = i }
-            for j in 0...b.count { d[0][j] = j }
-            for i in 1...max(1, a.count) where i <= a.count {
-                for j in 1...max(1, b.count) where j <= b.count {
-                    d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                    if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
-                }
-            }
-            return d[a.count][b.count]
+    /// Optimal string alignment distance (insertions, deletions, substitutions and adjacent
+    /// transpositions each cost 1, as the contract counts typos), by the engine's function.
+    static func editDistance<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { TypoSearch.distance(a, $0, atMost: max(a.count, $0.count))! } }
+    }
+
+    @Test func editDistanceCountsAsTheContractDoes() {
+        for (a, b, expected) in [("", "abc", 3), ("abc", "", 3), ("abc", "abc", 0), ("ab", "ba", 1), ("kitten", "sitting", 3),
+                                 ("ca", "abc", 3), ("pikachu", "pikachuu", 1), ("charizard", "chraizard", 1), ("bulbasaur", "blubasuar", 2)] {
+            #expect(Self.editDistance(Array(a), Array(b)) == expected, "\(a) → \(b)")
+            #expect(Self.editDistance(Array(b.utf8), Array(a.utf8)) == expected, "\(b) → \(a)")
         }
+    }
+
+    /// The split search's distance computes only a band around the diagonal: it must agree
+    /// with the whole table (`editDistance`: a limit of the longer length) on every pair,
+    /// within the limit and past it.
+    @Test func bandedDistanceAgreesWithTheWholeTable() {
         var generator = DifferentialTests.Generator(state: 99)
         // Three letters, so that repeats and transpositions are common.
         func word() -> [UInt8] { (0..<generator.below(11)).map { _ in UInt8(0x61 + generator.below(3)) } }
         for _ in 0..<4000 {
             let a = word(), b = word()
-            let expected = whole(a, b)
+            let expected = Self.editDistance(a, b)
             for limit in 0...3 {
                 let banded = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { TypoSearch.distance(a, $0, atMost: limit) } }
                 #expect(banded == (expected <= limit ? expected : nil), "\(a) \(b) within \(limit)")
@@ -790,7 +793,7 @@ struct TypoSearchTests {
             return
         }
         #expect(match.keys.allSatisfy { index.keyString($0).utf8.starts(with: path.utf8) })
-        let whole = BenchmarkWorkloadTests.editDistance(Array(path), Array(String(String.UnicodeScalarView(term.compactMap(Unicode.Scalar.init)))))
+        let whole = Self.editDistance(Array(path), Array(String(String.UnicodeScalarView(term.compactMap(Unicode.Scalar.init)))))
         #expect(whole <= match.distance, "path '\(path)': \(whole) edits from the term, the match says \(match.distance)")
     }
 
