@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(name: "pokesearch-corpus", dependencies: ["Corpus"]),
         // The benchmark suite: workloads and the report/baseline logic in a library the
         // tests reach, the measuring executable beside it.
-        .target(name: "BenchmarkSupport", dependencies: ["Corpus", "Folding"], path: "Benchmarks/BenchmarkSupport"),
+        .target(name: "BenchmarkSupport", dependencies: ["Corpus", "Folding", "Store"], path: "Benchmarks/BenchmarkSupport"),
         .executableTarget(name: "pokesearch-bench", dependencies: ["BenchmarkSupport", "Catalog", "Query", "Index", "Store", "Corpus", "Folding", "Server"],
                           path: "Benchmarks/pokesearch-bench"),
         .executableTarget(name: "pokesearch-stress", dependencies: ["Catalog", "Query", "Index", "Server", "Locking"], path: "Benchmarks/pokesearch-stress"),

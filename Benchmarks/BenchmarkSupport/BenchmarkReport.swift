@@ -93,13 +93,20 @@ public struct BenchmarkReport: Codable, Equatable, Sendable {
     public var quick: Bool
     public var machine: String
     public var date: String
+    /// The checkout's commit, with `-dirty` when it had uncommitted changes (absent in runs
+    /// written before the bench recorded it, and in scale workers' reports).
+    public var commit: String?
+    /// How the measured code was built: configuration, Swift runtime linking, profile.
+    public var build: String?
     public var figures: [Figure]
 
-    public init(quick: Bool, machine: String, date: String, figures: [Figure]) {
+    public init(quick: Bool, machine: String, date: String, commit: String? = nil, build: String? = nil, figures: [Figure]) {
         self.format = Self.formatVersion
         self.quick = quick
         self.machine = machine
         self.date = date
+        self.commit = commit
+        self.build = build
         self.figures = figures
     }
 
@@ -184,4 +191,51 @@ public enum BaselineComparison {
     public static func format(_ value: Double) -> String {
         abs(value) >= 1000 ? String(format: "%.0f", value) : String(format: "%.4g", value)
     }
+}
+
+/// Two runs side by side (`pokesearch-bench --compare OLD NEW`): each figure either has,
+/// its two values and new/old, and for each reference both have, the two ratios.
+public enum RunComparison {
+    public static func lines(old: BenchmarkReport, new: BenchmarkReport) -> [String] {
+        func describe(_ report: BenchmarkReport) -> String {
+            "\(report.quick ? "quick" : "full") run, \(report.date), commit \(report.commit ?? "unknown"), \(report.build ?? "build unknown")"
+        }
+        var lines = ["old: " + describe(old), "     " + old.machine, "new: " + describe(new), "     " + new.machine, ""]
+        if old.quick != new.quick { lines += ["(a quick and a full run: the references' samples differ, so their ratios compare loosely)", ""] }
+        lines.append(pad("figure", 34) + pad("old", 16, right: true) + pad("new", 16, right: true) + pad("new/old", 10, right: true))
+        for figure in new.figures {
+            guard let before = old[figure.name] else { continue }
+            let change = before.value == 0 || before.value.isNaN || figure.value.isNaN ? "" : BaselineComparison.format(figure.value / before.value)
+            lines.append(pad(figure.name, 34) + pad(displayed(before.value, figure.unit), 16, right: true)
+                         + pad(displayed(figure.value, figure.unit), 16, right: true) + pad(change, 10, right: true))
+            for (name, reference) in figure.references.sorted(by: { $0.key < $1.key }) {
+                guard let oldReference = before.references[name] else { continue }
+                lines.append(pad("  ratio to \(name)", 34) + pad(BaselineComparison.format(oldReference.ratio), 16, right: true)
+                             + pad(BaselineComparison.format(reference.ratio), 16, right: true))
+            }
+        }
+        let onlyOld = old.figures.map(\.name).filter { new[$0] == nil }, onlyNew = new.figures.map(\.name).filter { old[$0] == nil }
+        if !onlyOld.isEmpty { lines += ["", "only in old: " + onlyOld.joined(separator: ", ")] }
+        if !onlyNew.isEmpty { lines += ["", "only in new: " + onlyNew.joined(separator: ", ")] }
+        return lines
+    }
+
+}
+
+/// A value in its unit for people: sizes in MB, rates whole, percentages to a tenth.
+public func displayed(_ value: Double, _ unit: String) -> String {
+    if value.isNaN { return "n/a" }
+    switch unit {
+    case "bytes": return String(format: "%.2f MB", value / 1e6)
+    case "req/s": return String(format: "%.0f req/s", value)
+    case "%": return String(format: "%.1f%%", value)
+    default: return "\(BaselineComparison.format(value)) \(unit)"
+    }
+}
+
+/// `text` padded with spaces to `width` characters (the report's names and values are ASCII
+/// but for units like µs, one column each), on the left when `right`.
+public func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+    let padding = String(repeating: " ", count: max(0, width - text.count))
+    return right ? padding + text : text + padding
 }

@@ -13,6 +13,8 @@ struct Options {
     /// With `engineOnly`: list this many of the slowest queries of each operation.
     var slowest = 0
     var out: String?
+    /// Print two results files side by side and exit (scripts/bench-compare.sh).
+    var compare: (old: String, new: String)?
     var baseline: String?
     var tolerance = BaselineComparison.defaultTolerance
     var scales: [Int] = []
@@ -39,6 +41,7 @@ struct Options {
     static let usage = """
         usage: pokesearch-bench [--quick] [--engine [--workloads W,...] [--slowest N] | --socket] [--out FILE] [--baseline FILE [--tolerance X]] [--scale N[,N...]]
                                 [--queries FILE] [--regenerate-queries [--seed N]] [--pokesearch PATH] [--pipelined-requests N]
+               pokesearch-bench --compare OLD.json NEW.json
           --quick               fewer iterations, no scale runs: at most a minute (what CI runs)
           --engine              only the in-process figures: index build, latency, recall (no references,
                                 socket or CLI; for iterating on the engine, not for --baseline)
@@ -48,7 +51,8 @@ struct Options {
                                 median time (the queries behind a p99), on stderr
           --socket              only the socket figures: round trip, pipelined rates (completions, PING, one
                                 fixed completion), server memory (for iterating on the server, not for --baseline)
-          --out FILE            write the results as JSON
+          --out FILE            write the results as JSON (with the machine, commit and build)
+          --compare OLD NEW     print two results files' figures and ratios side by side, and exit
           --baseline FILE       compare ratios with a results file; exit 1 naming each regression
           --tolerance X         how much worse a ratio may get before it is a regression (default 1.5)
           --scale N[,N...]      also build and time synthetic corpora of N entities (e.g. 10000,100000,1000000)
@@ -94,6 +98,7 @@ struct Options {
                 guard let n = Int(text), n > 0 else { throw BenchmarkError.usage("--slowest takes a count of queries, e.g. 20; got '\(text)'") }
                 options.slowest = n
             case "--out": options.out = try value(word)
+            case "--compare": options.compare = (try value(word), try value(word))
             case "--baseline": options.baseline = try value(word)
             case "--tolerance":
                 let text = try value(word)

@@ -6,6 +6,7 @@ import Foundation
 enum ReportPrinter {
     static func print(_ report: BenchmarkReport) {
         Swift.print("pokesearch-bench\(report.quick ? " --quick" : "") · \(report.machine) · \(report.date)")
+        Swift.print("commit \(report.commit ?? "unknown") · \(report.build ?? "build unknown")")
         var section = ""
         for figure in report.figures {
             let head = String(figure.name.split(separator: ".").first ?? "")
@@ -26,9 +27,9 @@ enum ReportPrinter {
     }
 
     static func line(_ figure: Figure) -> String {
-        var text = pad(figure.name, 36) + " " + pad(display(figure.value, figure.unit), 12, right: true)
+        var text = pad(figure.name, 36) + " " + pad(displayed(figure.value, figure.unit), 12, right: true)
         for (name, reference) in figure.references.sorted(by: { $0.key < $1.key }) {
-            text += "   \(name) \(display(reference.value, figure.unit)): ×\(BaselineComparison.format(reference.ratio))"
+            text += "   \(name) \(displayed(reference.value, figure.unit)): ×\(BaselineComparison.format(reference.ratio))"
             if figure.check == .higherIsBetter || figure.unit == "req/s" { continue }
             if reference.ratio > 0 && reference.ratio < 1 { text += " (\(BaselineComparison.format(1 / reference.ratio))x faster)" }
         }
@@ -42,24 +43,9 @@ enum ReportPrinter {
             let speedup = goal.atMost && goal.bound < 1 ? " (\(BaselineComparison.format(1 / goal.bound))x faster)" : ""
             return "ratio to \(reference) \(relation) \(BaselineComparison.format(goal.bound))\(speedup): measured \(measured.map(BaselineComparison.format) ?? "n/a")"
         }
-        return "\(relation) \(display(goal.bound, figure.unit)): measured \(display(figure.value, figure.unit))"
+        return "\(relation) \(displayed(goal.bound, figure.unit)): measured \(displayed(figure.value, figure.unit))"
     }
 
-    /// A value in its unit, sizes in MB.
-    static func display(_ value: Double, _ unit: String) -> String {
-        if value.isNaN { return "n/a" }
-        switch unit {
-        case "bytes": return String(format: "%.2f MB", value / 1e6)
-        case "req/s": return String(format: "%.0f req/s", value)
-        case "%": return String(format: "%.1f%%", value)
-        default: return "\(BaselineComparison.format(value)) \(unit)"
-        }
-    }
-
-    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let padding = String(repeating: " ", count: max(0, width - text.count))
-        return right ? padding + text : text + padding
-    }
 }
 
 /// Which machine, for the report's header.
@@ -72,4 +58,33 @@ func machineDescription() -> String {
     let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1e9
     let runtime = Suite.staticSwiftRuntime ? "static Swift runtime" : "dynamic Swift runtime"
     return String(format: "Linux %@ %@, %d CPUs, %.0f GB, load %.2f, %@", release, machine, cpus, memory, loadAverage(), runtime)
+}
+
+/// The checkout's commit, `-dirty` when tracked files have uncommitted changes (nil outside
+/// a git checkout).
+func checkoutCommit() -> String? {
+    guard let commit = try? Processes.run(["git", "-C", Options.checkout.path, "rev-parse", "--short=12", "HEAD"]),
+          let status = try? Processes.run(["git", "-C", Options.checkout.path, "status", "--porcelain", "--untracked-files=no"]) else { return nil }
+    return commit.trimmingCharacters(in: .whitespacesAndNewlines) + (status.isEmpty ? "" : "-dirty")
+}
+
+/// How this bench (and the pokesearch it builds the same way) was built, as far as it can
+/// tell: the configuration, the Swift runtime's linking, and the profile release builds take
+/// (`POKESEARCH_PGO=off` in this environment, as scripts/bench.sh builds in it, or none in
+/// the checkout, leaves it out; `scripts/pgo.sh --check` says whether it is current).
+func buildDescription() -> String {
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    let configuration = executable.deletingLastPathComponent().lastPathComponent.contains("debug") ? "debug" : "release"
+    let runtime = Suite.staticSwiftRuntime ? "static Swift runtime" : "dynamic Swift runtime"
+    let profilePath = Options.checkout.appendingPathComponent("pgo/pokesearch.profdata").path
+    let profile: String
+    if configuration == "debug" {
+        profile = "no profile"
+    } else if ProcessInfo.processInfo.environment["POKESEARCH_PGO"] == "off" || !FileManager.default.fileExists(atPath: profilePath) {
+        profile = "no profile (POKESEARCH_PGO=off or none)"
+    } else {
+        let current = (try? Processes.run(["bash", Options.checkout.appendingPathComponent("scripts/pgo.sh").path, "--check"])) != nil
+        profile = current ? "profile current" : "profile stale (trained on other code)"
+    }
+    return "\(configuration), \(runtime), \(profile)"
 }

@@ -22,6 +22,10 @@ do {
         FileHandle.standardOutput.write(try ScaleWorker.run(entities: entities, quick: false).encoded())
         exit(0)
     }
+    if let (old, new) = options.compare {
+        for line in RunComparison.lines(old: try BenchmarkReport.load(from: old), new: try BenchmarkReport.load(from: new)) { print(line) }
+        exit(0)
+    }
     if options.regenerateQueries {
         try Suite.regenerateQueries(into: options.queryFile, seed: options.seed)
         exit(0)
