@@ -48,6 +48,21 @@ struct BenchmarkReferenceTests {
         #expect(try fullText.search("xyzzy").isEmpty && fullText.search("gen:1").isEmpty)
     }
 
+    /// The runs kept as data (`Benchmarks/runs/`): each a full run's results file saying
+    /// where it ran, on which commit and build, with its notes beside it.
+    @Test func theKeptRunsAreFullRunsWithTheirProvenance() throws {
+        let directory = Fixture.root.appendingPathComponent("Benchmarks/runs")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let runs = files.filter { $0.hasSuffix(".json") }
+        #expect(!runs.isEmpty, "no run in Benchmarks/runs")
+        for run in runs {
+            let report = try BenchmarkReport.load(from: directory.appendingPathComponent(run).path)
+            #expect(!report.quick && report.commit != nil && report.build != nil && !report.machine.isEmpty, "\(run)")
+            #expect(report["search.mixed.median"]?.references["scan"] != nil && report["search.mixed.median"]?.references["fts5"] != nil, "\(run)")
+            #expect(files.contains(run.replacingOccurrences(of: ".json", with: ".md")), "\(run) has no notes beside it")
+        }
+    }
+
     @Test func twoRunsPrintSideBySide() {
         let old = BenchmarkReport(quick: false, machine: "machine A", date: "2026-01-01T00:00:00Z", commit: "abc", build: "release", figures: [
             Figure("search.mixed.median", 2, unit: "µs", references: ["scan": 200], check: .lowerIsBetter),
