@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// Checks on the project's own files: the profile check's notion of a change of code.
+/// Checks on the project's own files: the documents name files that exist, and the profile
+/// check's notion of a change of code.
 @Suite("Project files")
 struct ProjectFilesTests {
     /// Runs `scripts/<script> <arguments>` in `checkout`, returning its status and stdout.
@@ -11,6 +12,37 @@ struct ProjectFilesTests {
         process.arguments = [checkout + "/scripts/" + script] + arguments
         let run = try runDrainingOutput(process)
         return (run.status, run.stdout)
+    }
+
+    /// The documents a reader opens first, and every one under docs/.
+    static let documents: [String] = ["README.md", "BENCHMARKS.md", "DEVELOPERS.md"]
+        + ((try? FileManager.default.contentsOfDirectory(atPath: Fixture.root.appendingPathComponent("docs").path)) ?? [])
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+
+    /// Documents written on other branches of the same change, linked before they land.
+    static let expectedDocuments: Set<String> = ["docs/RANKING.md"]
+
+    /// Every path into the checkout a document names (`Sources/Index/Lookup.swift`,
+    /// `scripts/pgo.sh`, `docs/PROTOCOL.md`, a link `(DEVELOPERS.md)`) exists, so that a
+    /// renamed or deleted file shows up as a stale document. A path stops at the first
+    /// character that cannot be in one (`Benchmarks/runs/<date>.json` names Benchmarks/runs);
+    /// a last part in capitals is a placeholder (`Fuzz/corpus/TARGET`), and a bare document
+    /// name (`STORAGE.md`) may be beside the document, at the top or under docs/.
+    @Test(arguments: documents)
+    func everyPathADocumentNamesExists(_ document: String) throws {
+        let text = try String(contentsOf: Fixture.root.appendingPathComponent(document), encoding: .utf8)
+        let folders = "Sources|Tests|Benchmarks|scripts|docs|corpus|completions|contrib|pgo|Fuzz|\\.ci"
+        let pathPattern = try NSRegularExpression(pattern: "(?<![A-Za-z0-9_./-])(?:(?:\(folders))/[A-Za-z0-9_./-]*[A-Za-z0-9_]|[A-Z][A-Z]+\\.md|Package\\.swift)")
+        let whole = NSRange(text.startIndex..., in: text)
+        let named = Set(pathPattern.matches(in: text, range: whole).compactMap { Range($0.range, in: text).map { String(text[$0]) } })
+        #expect(!named.isEmpty, "\(document) names no file")
+        for path in named.sorted() where !Self.expectedDocuments.contains(path) {
+            let last = path.split(separator: "/").last ?? ""
+            if path.contains("/") && last.allSatisfy({ $0.isUppercase || $0 == "_" }) { continue }
+            let candidates = path.contains("/") ? [path] : [path, "docs/" + path, (document as NSString).deletingLastPathComponent + "/" + path]
+            #expect(candidates.contains { FileManager.default.fileExists(atPath: Fixture.root.appendingPathComponent($0).path) },
+                    "\(document) names \(path), which does not exist")
+        }
     }
 
     /// `scripts/pgo.sh --check` counts changes of code only: comments, blank lines and
