@@ -3,7 +3,7 @@ import Foundation
 /// A growable run of bytes written through a raw pointer: what JSON answers are written
 /// into (the server's output per connection, the command line's JSON lines). Appending a
 /// field costs a capacity check and a copy, several times less than appending to a
-/// `[UInt8]` (measured on the server's answers). Owned by one thread at a time.
+/// `[UInt8]` (on the server's answers). Owned by one thread at a time.
 ///
 /// Its state lives behind a pointer rather than in stored `var`s: a class's stored
 /// properties get a dynamic exclusivity check on every access, which cost more than the

@@ -6,8 +6,8 @@ import Locking
 /// Entity details read from the database one entity at a time, for `show` and the server's
 /// GET: the rows one entity's details need become a small typed corpus (the same `Corpus`
 /// and `Pokedex` code as for the whole corpus, so the same output), and names are read as
-/// the details ask for them. Neither front end holds the whole typed corpus (17 MB resident
-/// in the server for its 62,000 names).
+/// the details ask for them. Neither front end holds the whole typed corpus (megabytes
+/// resident in the server for its tens of thousands of names).
 ///
 /// Takes over `store`'s connection: it stops mapping the file (mapped pages read once would
 /// stay resident for as long as the reader lives) and keeps a small page cache; nothing

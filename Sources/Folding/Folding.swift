@@ -66,8 +66,8 @@ public enum Folding {
     ///
     /// Each run of one script goes through that script's ICU transliterator (kana, hangul;
     /// Any-Latin for the rest), and han characters one at a time through Han-Latin with a
-    /// cache: Any-Latin costs about 130 µs a Chinese name and 20 ms to open, the cached
-    /// path a few microseconds after the first sight of each character.
+    /// cache: Any-Latin is slow on a Chinese name and slower still to open (DEVELOPERS.md),
+    /// the cached path cheap after the first sight of each character.
     public static func transliterate(_ text: String) -> String? {
         guard hasNonLatinLetters(text) else { return nil }
         var latin = ""
@@ -181,8 +181,8 @@ public enum Folding {
     }
 
     /// The same, for a string's UTF-8 (valid, as a string's is), its scalars decoded here
-    /// rather than through the string's scalar view (about 2% of a one-word completion in
-    /// kana or accented Latin, with callgrind).
+    /// rather than through the string's scalar view (a measurable part of a one-word
+    /// completion in kana or accented Latin).
     static func foldByScalar(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String? {
         // Written on the stack, then made a string once.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byScalarCapacity(bytes.count)) { output -> String? in
@@ -266,17 +266,17 @@ public enum Folding {
     /// How many times longer than its UTF-8 (two bytes) a Latin letter's folding may be (a
     /// letter folding longer is left to ICU, see `latinLetters`). A constant, so that sizing
     /// a buffer folds no letter: made from the letters' foldings, it made a process's first
-    /// query fold all 400 of them, accented or not (2.6 million instructions, about a
-    /// millisecond of the one-shot CLI's, with callgrind).
+    /// query fold all 400 of them, accented or not (a large share of the one-shot
+    /// CLI's work).
     static let latinLetterGrowth = 2
 
     /// ICU's folding of each Latin-1 and Latin Extended-A/B letter (U+00C0–U+024F) on its own
     /// ("é" → "e", "ß" → "ss", "Ǆ" → "dz"), or nil where it is not a run of word characters
     /// or is longer than `latinLetterGrowth` allows (none is: a text holding one goes to ICU).
     /// Written out (`latinLetterFoldings`) rather than asked of ICU: folding the 400 letters
-    /// cost a process's first query with an accented letter 2 million instructions, most
-    /// of a millisecond of a one-shot search (callgrind, `pokesearch Évoli` against
-    /// `pokesearch evoli`). FoldingTests checks each against ICU.
+    /// cost a process's first query with an accented letter a large share of a one-shot
+    /// search (`pokesearch Évoli` against `pokesearch evoli`: docs/PERFORMANCE.md).
+    /// FoldingTests checks each against ICU.
     static let latinLetters: [[UInt8]?] = latinLetterFoldings.withUTF8Buffer { table in
         table.split(separator: 0x20).map { $0.elementsEqual([0x2D]) ? nil : Array($0) }
     }

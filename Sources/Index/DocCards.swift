@@ -3,7 +3,7 @@ import Corpus
 /// What a result line shows of a document, its "card", in one place: kind, types, id, the
 /// name in the default display language (English, else the slug) and the slug. A result
 /// then reads one or two cache lines instead of one from each of the arrays those facts
-/// live in (on a busy machine, a cache miss each costs about as much as the whole rest of
+/// live in (on a busy machine, a cache miss each can cost as much as the whole rest of
 /// a completion).
 ///
 /// Layout of card `doc` in `pool`: kind (1 byte), two type indexes (255 = none), one unused

@@ -709,8 +709,8 @@ struct TypoSearch {
         // The paths measured, kept in a small open-addressed table on the stack (a path's start
         // in the keys' bytes << 16 | its length; 0: empty): most keys holding the rest hold it
         // in the same few words ("thunder" in every name of a Thunder move), and a path
-        // measured once need not be again ("pikachu thunder" completed: 443,000 instructions,
-        // most of them measuring "thunder" again). Once half full, it takes no more.
+        // measured once need not be again ("pikachu thunder" completed spent most of its
+        // work measuring "thunder" again). Once half full, it takes no more.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.measuredSlots) { measured in
             measured.initialize(repeating: 0)
             var recorded = 0
@@ -761,7 +761,7 @@ struct TypoSearch {
     /// The optimal-string-alignment distance between `a` and `b` (adjacent transpositions
     /// count one), or nil past `atMost`. Only the cells within `atMost` of the diagonal are
     /// computed (a cell further off holds more than `atMost`): a band of 2 × atMost + 1 a row,
-    /// where the whole row cost ten times as much on the names the split search measures.
+    /// where the whole row cost several times as much on the names the split search measures.
     /// The project's one edit distance: the tests measure typos with it too (a limit of the
     /// longer length computes the whole table).
     static func distance<Element: Equatable>(_ a: UnsafeBufferPointer<Element>, _ b: UnsafeBufferPointer<Element>, atMost limit: Int) -> Int? {

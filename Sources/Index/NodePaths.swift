@@ -4,11 +4,11 @@
 /// A prefix ending at such a node is found by one probe, where the walk down the trie stepped
 /// once per node on the way, each step a cache miss where the caches are cold: a name in
 /// kana, hangul or han, three bytes a scalar, branches at almost every byte ("喷火龙", nine
-/// bytes: eight nodes, fifteen of its completion's twenty-one misses with callgrind). A
+/// bytes: eight nodes, most of its completion's cache misses). A
 /// prefix ending inside an edge is not in the table, and is walked. Latin keys are left out:
 /// their prefixes end inside edges more often than not, the walk's first steps are shared by
 /// most queries (in the caches), and a probe missing the table was one more miss (with them
-/// in, the benchmark's completions missed the last-level cache 2% more often, not less).
+/// in, the benchmark's completions missed the last-level cache more often, not less).
 ///
 /// Each slot is a fingerprint of the path's hash (32 bits) above the node (0: empty; the root,
 /// node 0, is never in the table). A fingerprint may match another path: the caller compares

@@ -74,7 +74,7 @@ public struct PrefixTops: Sendable {
         // The lists one after another in the order they are made (the last node's first),
         // each node's place among them noted: an array per node (100,000 of them) cost more to
         // allocate, join and free than the lists took to make (this half of the build took
-        // 76-122 ms with them, 30-35 without).
+        // several times as long with them; docs/PERFORMANCE.md).
         var made: [UInt32] = []
         made.reserveCapacity(4 * nodeCount)
         var madeStart = [UInt32](repeating: 0, count: nodeCount)

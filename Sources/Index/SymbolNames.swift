@@ -2,7 +2,7 @@
 /// white space ("★", "?", "!", "♀", "-", "・") found in a display name, the name entries
 /// holding it, ascending. Folding drops such scalars, so the keys cannot find them; a query
 /// of symbols alone ("★", "???") reads the names of its rarest symbol instead of every
-/// name (`?` 4 µs instead of 20; `★`, in a thousand names, 72 instead of 164).
+/// name (`★` is in a thousand names, `?` in far fewer; docs/PERFORMANCE.md has the times).
 public struct SymbolNames: Sendable {
     /// The symbol scalars, ascending; `entries[start[i]..<start[i+1]]` hold `scalars[i]`.
     let scalars: [UInt32]

@@ -6,16 +6,16 @@ import Glibc
 ///
 /// Loading copies the whole index, some 13 MB of arrays, out of the database into fresh
 /// memory, and the first touch of each fresh 4 KB page was a third of a one-shot search's
-/// time (3,100 page faults: 8–10 ms on the benchmark machine). Transparent huge pages
+/// time (thousands of page faults). Transparent huge pages
 /// take that to a handful of 2 MB faults, but only in memory advised for them before
 /// anything touches it, and the arrays are Swift arrays from malloc. So glibc is told to
 /// serve arrays of up to 32 MB from its heap (rather than a mapping each) and never to
 /// hand the heap's top back; the heap is grown by the index's size at once (a block
 /// allocated and freed, which rejoins the free top of the heap untouched), that stretch is
-/// advised for huge pages, and the arrays then fill it. Measured on `pokesearch "fire
-/// dragon"`: 4,110 page faults → about 1,000, 35 → 24 ms. A server answers from such an
-/// index faster too: round trips 2–3.5% shorter in five runs interleaved with the same
-/// server without (fewer TLB misses, presumably: this machine counts none).
+/// advised for huge pages, and the arrays then fill it: `pokesearch "fire dragon"` takes
+/// far fewer page faults and less time (docs/PERFORMANCE.md has the figures). A server
+/// answers from such an index faster too: round trips a little shorter than the same
+/// server's without (fewer TLB misses, presumably: this machine counts none).
 ///
 /// Only the first load of the process, on its main thread: a server's RELOAD loads on a
 /// thread of its own, into 4 KB pages, after `Server.serve` has set glibc back to a mapping

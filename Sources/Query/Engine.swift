@@ -132,8 +132,8 @@ public final class SearchEngine: Sendable {
             if second != 255 && second != first { byType[Int(second)].append(Int32(doc)) }
         }
         docsByType = byType
-        // A counting sort (ids are small: a comparison sort of the corpus's 5,133 documents by
-        // id took 0.6 ms apart, a twentieth of a one-shot command).
+        // A counting sort (ids are small: a comparison sort of every document by id was a
+        // noticeable part of a one-shot command; docs/PERFORMANCE.md).
         let idGroups = Int(min(max(index.docID.max() ?? 0, 0), 1 << 20)) + 1
         let group = { (id: Int32) in id >= 0 && Int(id) < idGroups ? Int(id) : idGroups }
         var starts = [Int32](repeating: 0, count: idGroups + 2)
@@ -265,9 +265,9 @@ public final class SearchEngine: Sendable {
     /// answered from the trie node's list as the parsed query would be (`answerFromTops`,
     /// `completionOfPhrase`), folded on the stack without parsing: the parser's
     /// term, its two strings and its array of clauses were almost half of such a completion's
-    /// instructions ("jirachi": 1,300 of 2,900 with callgrind). Where the lists cannot answer,
+    /// instructions (docs/PERFORMANCE.md). Where the lists cannot answer,
     /// the word's term is made from its folding, not parsed again (a misspelt word's
-    /// completion, "giraitna", took 2,200 of its 11,800 instructions to parse it, and to look
+    /// completion, "giraitna", spent a large share of its work parsing it, and looking
     /// for its list a second time).
     func completionOfOneWord(_ text: String, limit: Int, language: Int) -> OneWordCompletion {
         let wanted = max(1, min(limit, SearchOptions.maxLimit))
@@ -289,8 +289,8 @@ public final class SearchEngine: Sendable {
 
     /// A search of one word (as `completionOfOneWord` takes it) answered from the trie node's
     /// list as the parsed query would be (`answerFromTops`), the word folded on the stack
-    /// without parsing: the parser's term, its strings and its clauses were a fifth of a
-    /// one-word search's instructions (with callgrind, 1,870 of 9,300 over the benchmark's
+    /// without parsing: the parser's term, its strings and its clauses were a large share of
+    /// a one-word search's instructions (docs/PERFORMANCE.md has the count on the benchmark's
     /// one-word names). Where the lists cannot answer (options they do not rank, a phrase,
     /// no name starting with the word: substrings, typos), its term, made from the folding.
     func searchOfOneWord(_ query: String, options: SearchOptions) -> OneWordAnswer<RankedWindow> {
@@ -578,8 +578,8 @@ public final class SearchEngine: Sendable {
     /// ahead of every name the list holds (whose classes are prefixes), those in the display
     /// language first, each group in document order as the key's postings are; then the list,
     /// best first. The window is made straight from the two, without a list of the exact
-    /// matches to sort and merge (an array allocated, sorted and freed: about a quarter of the
-    /// instructions of completing a whole name, "jirachi" 4,021 → 3,082 with callgrind).
+    /// matches to sort and merge (an array allocated, sorted and freed: a large share of the
+    /// instructions of completing a whole name, docs/PERFORMANCE.md).
     func completionFromTops(list: Range<Int>, node: Int, length: Int, wanted: Int, offset: Int) -> RankedWindow {
         var window: [(key: UInt64, doc: Int)] = []
         window.reserveCapacity(wanted)
@@ -589,7 +589,7 @@ public final class SearchEngine: Sendable {
         }
         if let exactKey = index.keyEqualToPrefix(of: node, length: length) {
             // One pass over the key's postings (a common word has hundreds, few of them whole
-            // names: "pokemon" read them twice, 46,000 → 26,000 instructions): the display
+            // names: "pokemon" read them twice, nearly doubling its work): the display
             // language's whole names go straight into the window, the others' documents are
             // kept aside on the stack to follow them. The first `wanted` such documents are
             // enough: the window takes at most `wanted` less its size more, and at most its size
@@ -625,13 +625,13 @@ public final class SearchEngine: Sendable {
 
     /// What reading a word on one candidate costs, in postings' worth, where the word is
     /// also looked for inside the candidate's names: searching each of its names in each
-    /// language (3,800 instructions a candidate for "che", with callgrind). With
+    /// language (thousands of instructions a candidate for "che"). With
     /// `MatchContext.occurrenceCost`, tuned on the benchmark's searches (instructions summed
-    /// with callgrind over the 150 slowest and over all): occurrences left uncounted (16
-    /// here, as before) made the word with fewest postings match first in full however many
-    /// names hold it ("fire flying tal": "tal", in 500 names, then "fire" and "flying" in
-    /// full); counted (2 each, 48 here), the 150 slowest take 4% fewer instructions, all as
-    /// many, "fire flying tal" 3.3 times fewer, "normal ter tera" 12 times.
+    /// over the slowest and over all; docs/PERFORMANCE.md): occurrences left uncounted
+    /// made the word with fewest postings match first in full however many
+    /// names hold it ("fire flying tal": "tal", in hundreds of names, then "fire" and "flying"
+    /// in full); counted, the slowest searches do less work and the others as much,
+    /// "fire flying tal" and "normal ter tera" several times less.
     static let substringReadingCost = 48
 
     /// Whether a text (UTF-8) is long enough to be matched as a substring: three scalars, or
@@ -764,7 +764,7 @@ public final class SearchEngine: Sendable {
         // names that hold it further in (`substringCost`): that decides which is matched
         // first and which are read on the candidates. One word leaves nothing to plan; a
         // completion's words match no substrings (but for a rare word of several), and
-        // copying each term to tell would cost its multi-word completions 3%.
+        // copying each term to tell would cost its multi-word completions for nothing.
         if slots.count > 1 && !completion {
             for i in slots.indices where slots[i].hits == nil { slots[i].cost += context.substringCost(parsed.term(slots[i].clause)) }
         }

@@ -82,8 +82,8 @@ public struct Hit: Sendable, Equatable {
 /// The best hit per document for one term: a dense array (documents are few) plus the
 /// list of documents touched, so that building and reading are both O(hits). A value
 /// holding raw pointers into memory the pool owns: copying one, keeping it in arrays and
-/// passing it around costs no reference counting (a class did: a tenth of a two-word
-/// completion's time went to counting references to its maps). One query owns a map at a
+/// passing it around costs no reference counting (a class did: a noticeable share of a
+/// two-word completion's time went to counting references to its maps). One query owns a map at a
 /// time (the pool hands it from one query to the next), hence the unchecked Sendable.
 struct HitMap: @unchecked Sendable {
     let best: UnsafeMutablePointer<UInt32>

@@ -373,7 +373,7 @@ struct MatchContext {
         // word keys (see `laterWords`).
         // Each key's whole names recorded as `recordRange` records a range's postings (a
         // common piece is in hundreds of names, each in several languages: as a posting at a
-        // time through `Posting` and `Hit`, a third of "psychic uno"'s instructions).
+        // time through `Posting` and `Hit`, a large share of "psychic uno"'s instructions).
         let display = UInt32(displayLanguage)
         let restricted = restriction.map(UInt32.init) ?? .max
         let transliterated: UInt32 = queryTransliterated ? 1 : 0
@@ -561,14 +561,14 @@ struct MatchContext {
 
     /// Typo hits, nearest first: one edit; two (for 8 characters and more) only when one
     /// found no document more, since two-edit hits would rank below one-edit hits anyway and
-    /// a two-edit search costs about ten times as much.
+    /// a two-edit search costs many times as much.
     private func matchTypos(_ term: Term, into hits: HitMap) {
         let restriction = term.language ?? languageRestriction
         let fields = fields(term)
         // A completion's word reads a range its node lists in full from the list, as it does
         // the range of the word as typed (`namesListed`): a range repeats a name in each
-        // language that spells it alike ("pikchu" is an edit from "pikachu"'s range). Measured
-        // with callgrind, "pikchu" completed in 29,000 instructions instead of 44,000.
+        // language that spells it alike ("pikchu" is an edit from "pikachu"'s range), which
+        // the list holds once (docs/PERFORMANCE.md has what it saved).
         let listed = mayBeListed(term)
         let scalars = term.text.unicodeScalars.map(\.value)
         let hitsBefore = hits.count
@@ -694,9 +694,9 @@ struct MatchContext {
     /// Keeps the documents of `docs` for which `filter` holds (or, `negated`, does not):
     /// one tight loop per filter over its own column, rather than a dispatch per document.
     func apply(_ filter: ResolvedFilter, negated: Bool, to docs: inout [Int32], favourites: Set<Int>) {
-        // Compacted in place, the test inlined (through `removeAll(where:)` a document cost
-        // about 12 instructions, a filter over every document 60,000: "atk>=70 gen:9" took
-        // 156,000 to search).
+        // Compacted in place, the test inlined (through `removeAll(where:)` each document
+        // cost a closure call, and a filter over every document dominated a query such as
+        // "atk>=70 gen:9").
         @inline(__always) func keep(_ test: (Int) -> Bool) {
             let kept = docs.withUnsafeMutableBufferPointer { docs -> Int in
                 var kept = 0

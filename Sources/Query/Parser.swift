@@ -99,7 +99,7 @@ extension Clause {
 
 /// A clause as the query gives it: itself or negated (`-fire`). A struct, not a tuple:
 /// arrays of tuples with such payloads are copied and destroyed through the runtime's
-/// generic tuple witnesses, a tenth of a one-word completion's instructions.
+/// generic tuple witnesses, a noticeable share of a one-word completion's instructions.
 public struct QueryClause: Sendable, Equatable {
     public var clause: Clause
     public var negated: Bool
@@ -397,7 +397,7 @@ public enum QueryParser {
         return tokens
     }
 
-    // Unicode property lookups cost about 100 ns a scalar; queries are mostly ASCII, whose
+    // Unicode property lookups cost a table search a scalar; queries are mostly ASCII, whose
     // answers are a comparison away.
 
     /// A control character other than tab, newline and carriage return.
@@ -421,7 +421,7 @@ public enum QueryParser {
     static func clause(_ text: String, quoted: Bool, position: Int, query: inout ParsedQuery) throws -> Clause? {
         if quoted { return try term(text, raw: text, position: position) }
         // The syntax characters are ASCII: found among the bytes, not the characters (grapheme
-        // breaking cost a filter query a third of its time).
+        // breaking cost a filter query much of its time).
         let bytes = text.utf8
         // Bare number: id lookup.
         if let number = Int(text), bytes.allSatisfy({ $0 < 0x80 }) { return .id(number, position: position) }

@@ -8,9 +8,9 @@ extension SearchEngine {
     /// The most postings `completionOfWords` reads to find its candidates (those of its
     /// rarest word); past them the ranking answers ("fire char": the fire type's hundreds),
     /// whose plan (the rarest word in full, the others from the candidates' postings or
-    /// their lists) costs less there. Measured with callgrind over the benchmark's two- and
-    /// three-term completions: 28,600 instructions each by the ranking alone, 28,000 with
-    /// this bound, 29,500 with 128, 42,700 with 256.
+    /// their lists) costs less there. Chosen on the benchmark's two- and three-term
+    /// completions, where a larger bound costs more than the ranking alone
+    /// (docs/PERFORMANCE.md).
     static let wordsCompletionMaxPostings = 64
 
     /// A completion of several plain words being typed ("mega scizor", "dusk necr", "guadaña
@@ -21,9 +21,9 @@ extension SearchEngine {
     /// a deferred word), earlier words as whole words (of names or fields), the last by prefix
     /// (a name word's, or a field typed out in full); then the words together as a whole name
     /// or its start, or its compact form, exact (`MatchContext.phraseHits`), and the ranking's key. Parsing, terms and hit maps were
-    /// almost half of such a completion's instructions ("mega scizor": 11,300 with callgrind
-    /// through the parser and the ranking, 6,900 so), and a quarter of the benchmark's
-    /// completions are of several words.
+    /// almost half of such a completion's instructions ("mega scizor": docs/PERFORMANCE.md
+    /// has the count), and a quarter of the benchmark's completions are of several
+    /// words.
     ///
     /// Nil where the ranking must answer: anything but plain words (the parser's simple terms,
     /// each folding to one word, no number alone: an id), a word no key starts with or, before

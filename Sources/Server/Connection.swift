@@ -48,7 +48,7 @@ final class ServingContext: Sendable {
 
 /// One client connection, served by a thread of its own that blocks in `read` and `send`.
 /// A thread a connection answers a round trip with one wake-up and two system calls, as a
-/// bare echo server does (an event loop measured about 30% slower before any work: a wake-up
+/// bare echo server does (an event loop was slower before any work: a wake-up
 /// from `epoll_wait` and a `read` after it); a client that does not read its answers blocks
 /// only its own thread.
 final class Connection {
@@ -62,8 +62,8 @@ final class Connection {
     /// Queued output beyond which it is written before more lines are answered: a client
     /// that pipelines many large answers holds about this much (plus one response) here.
     /// Well under the socket's send buffer (about 208 KB), so a write seldom waits for the
-    /// client, and the buffer stays in cache: pipelined completions of one name went from
-    /// 616–716k to 650–951k req/s against 256 KB (`pokesearch-bench --socket`, alternated).
+    /// client, and the buffer stays in cache: pipelined completions of one name ran faster
+    /// than with 256 KB (`pokesearch-bench --socket`, alternated; docs/PERFORMANCE.md).
     static let outputHighWater = 64 * 1024
     /// A read takes up to this much: a pipelining client's requests by the hundred, and a
     /// small cost for each of a thousand connections.
@@ -108,8 +108,8 @@ final class Connection {
 
     /// Reads what the client has sent, waiting for it when there is none. Output room grown
     /// beyond `keptOutputBytes` is kept while requests are waiting (a pipelining client's:
-    /// growing it again for every read cost page faults and copies, ~15% of a pipelined
-    /// answer) and given back before the thread waits, so that a waiting connection holds
+    /// growing it again for every read cost page faults and copies, a noticeable part of a
+    /// pipelined answer) and given back before the thread waits, so that a waiting connection holds
     /// little: with grown room, a read that does not wait is tried first.
     private func readRequests(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         if output.capacity > Self.keptOutputBytes {
