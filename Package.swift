@@ -64,7 +64,7 @@ let package = Package(
 // generated with another seed than the benchmark's, through the engine, the server and the
 // CLI), keeping the hot paths together and the cold ones out of the way. Much of a query's cost is
 // instruction-cache misses (its code is evicted between requests), and this cuts them by
-// about a third (BENCHMARKS.md). Code changed since the profile was made is compiled as
+// about a third (docs/PERFORMANCE.md). Code changed since the profile was made is compiled as
 // without one, so a stale profile costs speed, never correctness. Debug builds (the tests,
 // the sanitizers) take no profile; POKESEARCH_PGO=off leaves it out of a release build too
 // (scripts/pgo.sh builds its instrumented binaries so).
