@@ -32,7 +32,8 @@ struct MatchHighlighter {
         var lit = [Bool](repeating: false, count: folded.characterCount)
         for needle in needles {
             guard let start = folded.bestOccurrence(of: needle) else { continue }
-            for position in start..<start + needle.count { lit[folded.source[position]] = true }
+            // The characters between, a space or a dot left out of the folding, too.
+            for character in folded.source[start]...folded.source[start + needle.count - 1] { lit[character] = true }
         }
         return lit
     }
