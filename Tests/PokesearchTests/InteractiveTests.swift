@@ -571,6 +571,17 @@ struct InteractiveTerminalTests {
         #expect(!run.screen.alternate, "the main screen is back")
     }
 
+    /// A crash (here a SIGSEGV sent to it) restores the terminal before the process ends by it.
+    @Test func theTerminalsModeIsRestoredAfterACrash() throws {
+        let run = try TerminalRun(["-i", "--db", Fixture.database], environment: ["SWIFT_BACKTRACE": "enable=no"])
+        let before = try run.sttySettings()
+        #expect(run.waitFor(text: "type to search"))
+        kill(run.pid, SIGSEGV)
+        let status = try #require(run.waitForExit())
+        #expect(status & 0x7F == SIGSEGV)
+        #expect(try run.sttySettings() == before && !run.screen.alternate)
+    }
+
     @Test func stoppedAndContinuedItTakesTheTerminalBackAndRedraws() throws {
         let run = try TerminalRun(["-i", "pika", "--db", Fixture.database])
         let before = try run.sttySettings()

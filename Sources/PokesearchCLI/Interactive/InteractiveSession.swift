@@ -92,7 +92,7 @@ final class InteractiveSession {
         let before = query
         switch key {
         case .text(let text): query.insert(text)
-        case .backspace, .control("h"): query.deleteBackward()
+        case .backspace: query.deleteBackward()
         case .delete, .control("d"): query.deleteForward()
         case .control("w"), .alt("\u{7F}"): query.deleteWordBackward()
         case .control("u"): query.deleteToStart()

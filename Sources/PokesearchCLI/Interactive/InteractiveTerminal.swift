@@ -49,6 +49,7 @@ final class InteractiveTerminal {
         }
         // TCSANOW: keys typed while the index was loading stay to be read.
         _ = tcsetattr(fd, TCSANOW, &raw)
+        CrashRestore.arm(fd: fd, original: original)
         isActive = true
         write(Array("\u{1B}[?1049h\u{1B}[?1l\u{1B}[0m".utf8))
     }
@@ -57,10 +58,14 @@ final class InteractiveTerminal {
     func leave() {
         guard isActive else { return }
         isActive = false
-        write(Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
+        write(Array(Self.leaveSequence.utf8))
         var settings = original
         _ = tcsetattr(fd, TCSANOW, &settings)
+        CrashRestore.disarm()
     }
+
+    /// Back to the main screen, plain text, the cursor shown.
+    static let leaveSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
     /// The terminal's size now (the environment's COLUMNS and LINES are the shell's, stale
     /// after a resize: not read).
@@ -159,4 +164,51 @@ enum InteractiveSignals {
             errno = saved
         }
     }
+}
+
+/// A crash (a runtime trap, a bad access, an abort) while the terminal is in raw mode: the
+/// handler puts the terminal back as it was, then hands the signal to the handler that was
+/// there before (the runtime's backtracer, or the default action), which ends the process.
+/// Only async-signal-safe calls in the handler: `write`, `tcsetattr`, `sigaction`, `raise`.
+enum CrashRestore {
+    static let signals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV]
+    /// The terminal to restore, or -1 while it is not in raw mode.
+    nonisolated(unsafe) private static var fd: Int32 = -1
+    nonisolated(unsafe) private static let settings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    /// The actions before ours, by signal number (Linux numbers signals below 65).
+    nonisolated(unsafe) private static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+    nonisolated(unsafe) private static let leaveSequence: UnsafeMutableBufferPointer<UInt8> = {
+        let bytes = Array(InteractiveTerminal.leaveSequence.utf8)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = buffer.initialize(from: bytes)
+        return buffer
+    }()
+    nonisolated(unsafe) private static var installed = false
+
+    /// From now on a crash restores `fd` to `original`.
+    static func arm(fd: Int32, original: termios) {
+        _ = leaveSequence
+        settings.pointee = original
+        Self.fd = fd
+        guard !installed else { return }
+        installed = true
+        for signal in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                if CrashRestore.fd >= 0 {
+                    _ = write(CrashRestore.fd, CrashRestore.leaveSequence.baseAddress, CrashRestore.leaveSequence.count)
+                    _ = tcsetattr(CrashRestore.fd, TCSANOW, CrashRestore.settings)
+                }
+                _ = sigaction(number, CrashRestore.previous + Int(number), nil)
+                // Delivered when this handler returns (the signal is blocked until then); a
+                // fault would also come again from the instruction that made it.
+                raise(number)
+            }
+            sigemptyset(&action.sa_mask)
+            _ = sigaction(signal, &action, previous + Int(signal))
+        }
+    }
+
+    /// The terminal is restored: a crash now has nothing to put back.
+    static func disarm() { fd = -1 }
 }
