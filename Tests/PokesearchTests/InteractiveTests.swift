@@ -170,6 +170,19 @@ struct InteractiveSessionTests {
         #expect(try self.session("pika").handle(.control("c")) == .quit(picked: nil))
     }
 
+    /// Opening a page from a query is a search the person ran: it is recorded (unless
+    /// POKESEARCH_NO_HISTORY says not to).
+    @Test func openingAPageRecordsTheQuery() throws {
+        let database = Fixture.copyOfDatabase("interactive-history")
+        let arguments = try Arguments.parse(["--db", database])
+        let context = CommandContext(arguments: arguments, environment: ["TERM": "xterm"],
+                                     output: Output(environment: [:], isTerminal: false, captures: true))
+        let session = try InteractiveSession(context: context, catalog: try context.catalog(), query: "bulbasaur")
+        #expect(try context.catalog().store.history().isEmpty)
+        _ = session.handle(.enter)
+        #expect(try context.catalog().store.history() == ["bulbasaur"])
+    }
+
     @Test func enterOpensShowsPageAndEscapeComesBack() throws {
         let session = try session("char")
         _ = session.handle(.down)
@@ -185,13 +198,13 @@ struct InteractiveSessionTests {
 
     /// The list and a page, drawn on a screen that notes any character written past its
     /// right edge, in languages with wide characters and on narrow screens.
-    @Test(arguments: [(80, "en"), (40, "ja"), (25, "ko"), (12, "zh-hans")])
-    func noCharacterGoesPastTheScreensEdge(columns: Int, language: String) throws {
-        let session = try session("pika", arguments: ["--lang", language], columns: columns)
-        var painter = ScreenPainter(rows: 20, columns: columns)
-        var screen = VirtualScreen(rows: 20, columns: columns)
+    @Test(arguments: [(20, 80, "en"), (20, 40, "ja"), (5, 25, "ko"), (2, 12, "zh-hans")])
+    func noCharacterGoesPastTheScreensEdge(rows: Int, columns: Int, language: String) throws {
+        let session = try session("pika", arguments: ["--lang", language], rows: rows, columns: columns)
+        var painter = ScreenPainter(rows: rows, columns: columns)
+        var screen = VirtualScreen(rows: rows, columns: columns)
         screen.feed(painter.paint(session.frame()))
-        #expect(screen.line(2).contains("#\(try #require(session.results.first).id)"))
+        #expect(screen.line(min(2, rows - 1)).contains(rows > 2 ? "#\(try #require(session.results.first).id)" : "found"))
         _ = session.handle(.enter)
         screen.feed(painter.paint(session.frame()))
         #expect(session.page != nil && !screen.line(0).isEmpty)
