@@ -12,7 +12,7 @@ import Glibc
 public enum PokesearchCommand {
     public static let version = "0.1.0"
 
-    static let commands = ["search", "complete", "show", "random", "ingest", "serve", "fav", "history", "sprite", "help"]
+    static let commands = ["search", "complete", "show", "random", "ingest", "serve", "fav", "history", "sprite", "interactive", "help"]
 
     public static func main() -> Never {
         signal(SIGPIPE, SIG_IGN)
@@ -68,8 +68,8 @@ public enum PokesearchCommand {
             return 0
         }
         var command = "search"
-        if let first = arguments.positional.first, commands.contains(first) {
-            command = first
+        if let first = arguments.positional.first, commands.contains(first) || first == "-i" {
+            command = first == "-i" ? "interactive" : first
             arguments.positional.removeFirst()
         }
         if arguments.help || command == "help" {
@@ -88,6 +88,7 @@ public enum PokesearchCommand {
         case "history": return try HistoryCommand.run(context)
         case "sprite": return try SpriteCommand.run(context)
         case "serve": return try ServeCommand.run(context)
+        case "interactive": return try InteractiveCommand.run(context)
         default:
             throw CLIError.usage("`pokesearch \(command)` is not available in this build yet; see `pokesearch --help`")
         }
@@ -102,10 +103,11 @@ final class CommandContext {
     let output: Output
     private var opened: Catalog?
 
-    init(arguments: Arguments, environment: [String: String], output: Output) {
+    init(arguments: Arguments, environment: [String: String], output: Output, catalog: Catalog? = nil) {
         self.arguments = arguments
         self.environment = environment
         self.output = output
+        opened = catalog
     }
 
     var databasePath: String { Paths.database(override: arguments.database, environment: environment) }

@@ -14,6 +14,7 @@ enum Help {
           pokesearch fav [add|remove NAME]    favourites
           pokesearch history [--clear]        recent searches, newest first
           pokesearch sprite NAME              download and cache the sprite; prints its path
+          pokesearch -i | interactive [QUERY] search as you type, full screen (Ctrl-O prints the pick)
           pokesearch help COMMAND             help on one command
 
         options:
@@ -49,6 +50,7 @@ enum Help {
         "fav": "pokesearch fav [add|remove NAME] [--json]\n  Favourites; with no words, lists them. `is:fav` filters searches to them.",
         "history": "pokesearch history [--clear] [--json]\n  Recent searches and completions, newest first (the last 50). POKESEARCH_NO_HISTORY=1 turns recording off.",
         "sprite": "pokesearch sprite NAME [--force] [--api URL]\n  Downloads the Pokémon's front sprite once into $XDG_CACHE_HOME/pokesearch/sprites/ and prints its path;\n  --force downloads it again. NAME is a slug or a name (the top Pokémon found).",
+        "interactive": "pokesearch -i | pokesearch interactive [QUERY] [--kind K] [--lang L]\n  Search as you type on the whole terminal. Up/Down (Ctrl-P/N), PageUp/PageDown move; Enter opens the page, Esc or q goes back;\n  Tab cycles the kind shown; Ctrl-F toggles the favourite; Ctrl-O prints the chosen slug on stdout and exits (`show \"$(pokesearch -i)\"`);\n  Ctrl-C, or Esc on an empty query, quits. Draws on /dev/tty, so stdout may be a pipe.",
         "help": "pokesearch help COMMAND\n  Help on one command.",
     ]
 

@@ -8,9 +8,12 @@ final class Output {
     private var buffer: [UInt8] = []
     let useColor: Bool
     let isTerminal: Bool
+    /// Kept for `takeText` instead of written out (the interactive mode draws on its own screen).
+    let captures: Bool
 
-    init(environment: [String: String]) {
-        isTerminal = isatty(STDOUT_FILENO) == 1
+    init(environment: [String: String], isTerminal: Bool = isatty(STDOUT_FILENO) == 1, captures: Bool = false) {
+        self.isTerminal = isTerminal
+        self.captures = captures
         useColor = isTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
     }
 
@@ -21,6 +24,7 @@ final class Output {
     }
 
     func flush() {
+        guard !captures else { return }
         var written = 0
         while written < buffer.count {
             let n = buffer[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
@@ -31,6 +35,12 @@ final class Output {
             written += n
         }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// What was written since the last call (captured output).
+    func takeText() -> String {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        return String(decoding: buffer, as: UTF8.self)
     }
 
     func paint(_ text: String, _ code: String) -> String { useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
