@@ -34,16 +34,19 @@ struct AbilityMask {
     var isEmpty: Bool { withUnsafeBytes(of: words) { $0.bindMemory(to: UInt64.self).allSatisfy { $0 == 0 } } }
 }
 
-/// What one query may spend: postings read and typo-search steps. Spent, the query is
-/// refused as too broad, so that no query runs for long (a few milliseconds at most).
+/// What one query may spend: postings read, typo-search steps, and wildcard-matching steps
+/// (a scalar of a candidate key compared, a key read). Spent, the query is refused as too
+/// broad, so that no query runs for long (a few milliseconds at most).
 struct WorkBudget {
     var postings: Int
     var typoSteps: Int
-    init(postings: Int = 600_000, typoSteps: Int = 150_000) {
+    var wildcardSteps: Int
+    init(postings: Int = 600_000, typoSteps: Int = 150_000, wildcardSteps: Int = 1_000_000) {
         self.postings = postings
         self.typoSteps = typoSteps
+        self.wildcardSteps = wildcardSteps
     }
-    var isSpent: Bool { postings < 0 || typoSteps <= 0 }
+    var isSpent: Bool { postings < 0 || typoSteps <= 0 || wildcardSteps < 0 }
 }
 
 /// Matches terms against the index and evaluates filters, for one query.
@@ -616,12 +619,17 @@ struct MatchContext {
             throw QueryError("wildcard pattern '\(term.raw)' is too broad: give at least three letters in a row",
                              position: term.position, part: term.raw)
         }
+        let pattern = Glob(pieces)
+        var steps = budget.wildcardSteps
+        defer { budget.wildcardSteps = steps }
         for key in candidates {
+            guard steps >= 0 else { return }
             let text = index.keyString(key).unicodeScalars.map(\.value)
-            let wholeMatches = Glob.matches(pieces, text)
+            steps -= text.count
+            let wholeMatches = pattern.matches(text, steps: &steps)
             var wordClass: MatchClass? = nil
-            if !wholeMatches {
-                for (i, word) in text.split(separator: 0x20).enumerated() where Glob.matches(pieces, Array(word)) {
+            if !wholeMatches && text.contains(0x20) {
+                for (i, word) in text.split(separator: 0x20).enumerated() where pattern.matches(word, steps: &steps) {
                     wordClass = i == 0 ? .namePrefix : .laterWordPrefix
                     break
                 }
@@ -737,23 +745,44 @@ struct MatchContext {
     }
 }
 
-/// `*` and `?` matching over Unicode scalars.
-enum Glob {
-    static func matches(_ pieces: [WildcardPiece], _ text: [UInt32]) -> Bool {
-        var pattern: [UInt32?] = [] // nil = any one, .max = any run
+/// A `*` and `?` pattern over Unicode scalars, made once for a query's term and matched
+/// against each candidate key (and its words).
+struct Glob {
+    /// The pattern's scalars, `anyOne` for `?`, `anyRun` for `*` (never two in a row).
+    private let pattern: [UInt32]
+    /// Scalars a text must have: the pattern's without its `*`s.
+    private let minimumLength: Int
+    private let hasRun: Bool
+    private static let anyOne: UInt32 = 0xFFFF_FFFE
+    private static let anyRun: UInt32 = 0xFFFF_FFFF
+
+    init(_ pieces: [WildcardPiece]) {
+        var pattern: [UInt32] = []
         for piece in pieces {
             switch piece {
-            case .literal(let l): pattern.append(contentsOf: l.map(Optional.some))
-            case .anyOne: pattern.append(nil)
-            case .anyRun: pattern.append(.max)
+            case .literal(let l): pattern.append(contentsOf: l)
+            case .anyOne: pattern.append(Self.anyOne)
+            case .anyRun: if pattern.last != Self.anyRun { pattern.append(Self.anyRun) }
             }
         }
-        var p = 0, t = 0
-        var star = -1, mark = 0
-        while t < text.count {
-            if p < pattern.count, pattern[p] != .max, pattern[p] == nil || pattern[p] == text[t] {
+        self.pattern = pattern
+        minimumLength = pattern.count { $0 != Self.anyRun }
+        hasRun = pattern.contains(Self.anyRun)
+    }
+
+    /// Whether `text` matches, each comparison taken from `steps` (a text too short or, with
+    /// no `*`, of another length is told without any; greedy with backtracking to the last
+    /// `*`, at most text × pattern comparisons).
+    func matches<Text: RandomAccessCollection>(_ text: Text, steps: inout Int) -> Bool where Text.Element == UInt32, Text.Index == Int {
+        guard hasRun ? text.count >= minimumLength : text.count == minimumLength else { return false }
+        var p = 0, t = text.startIndex
+        var star = -1, mark = t
+        while t < text.endIndex {
+            steps -= 1
+            if steps < 0 { return false }
+            if p < pattern.count, pattern[p] != Self.anyRun, pattern[p] == Self.anyOne || pattern[p] == text[t] {
                 p += 1; t += 1
-            } else if p < pattern.count, pattern[p] == .max {
+            } else if p < pattern.count, pattern[p] == Self.anyRun {
                 star = p; mark = t; p += 1
             } else if star >= 0 {
                 p = star + 1; mark += 1; t = mark
@@ -761,7 +790,7 @@ enum Glob {
                 return false
             }
         }
-        while p < pattern.count, pattern[p] == .max { p += 1 }
+        while p < pattern.count, pattern[p] == Self.anyRun { p += 1 }
         return p == pattern.count
     }
 }
