@@ -41,7 +41,7 @@ struct WorkBudget {
     var postings: Int
     var typoSteps: Int
     var wildcardSteps: Int
-    init(postings: Int = 600_000, typoSteps: Int = 150_000, wildcardSteps: Int = 1_000_000) {
+    init(postings: Int = 600_000, typoSteps: Int = 150_000, wildcardSteps: Int = 2_000_000) {
         self.postings = postings
         self.typoSteps = typoSteps
         self.wildcardSteps = wildcardSteps
@@ -624,17 +624,25 @@ struct MatchContext {
         defer { budget.wildcardSteps = steps }
         for key in candidates {
             guard steps >= 0 else { return }
-            let text = index.keyString(key).unicodeScalars.map(\.value)
-            steps -= text.count
-            let wholeMatches = pattern.matches(text, steps: &steps)
-            var wordClass: MatchClass? = nil
-            if !wholeMatches && text.contains(0x20) {
-                for (i, word) in text.split(separator: 0x20).enumerated() where pattern.matches(word, steps: &steps) {
-                    wordClass = i == 0 ? .namePrefix : .laterWordPrefix
-                    break
+            let range = index.keys.range(key)
+            steps -= 1
+            let (wholeMatches, wordClass): (Bool, MatchClass?) = index.keys.bytes.withUnsafeBufferPointer { bytes in
+                let text = UnsafeBufferPointer(rebasing: bytes[range])
+                if pattern.matches(text, steps: &steps) { return (true, nil) }
+                guard pattern.mayMatchAWordOf(text) else { return (false, nil) }
+                var start = 0, first = true
+                while start <= text.count {
+                    let end = text[start...].firstIndex(of: 0x20) ?? text.count
+                    if pattern.matches(UnsafeBufferPointer(rebasing: text[start..<end]), steps: &steps) {
+                        return (false, first ? .namePrefix : .laterWordPrefix)
+                    }
+                    start = end + 1
+                    first = false
                 }
+                return (false, nil)
             }
             guard wholeMatches || wordClass != nil else { continue }
+            budget.postings -= index.postingRange(key: key).count
             for p in index.postingRange(key: key) {
                 let posting = Posting(raw: index.postings[p])
                 guard posting.role != .field, allowed(posting, restriction) else { continue }
@@ -745,52 +753,69 @@ struct MatchContext {
     }
 }
 
-/// A `*` and `?` pattern over Unicode scalars, made once for a query's term and matched
-/// against each candidate key (and its words).
+/// A `*` and `?` pattern, made once for a query's term and matched against the UTF-8
+/// bytes of each candidate key (and of its words) where they lie in the index: no key is
+/// copied or decoded. `?` stands for one scalar, whatever its length in bytes.
 struct Glob {
-    /// The pattern's scalars, `anyOne` for `?`, `anyRun` for `*` (never two in a row).
-    private let pattern: [UInt32]
-    /// Scalars a text must have: the pattern's without its `*`s.
-    private let minimumLength: Int
-    private let hasRun: Bool
-    private static let anyOne: UInt32 = 0xFFFF_FFFE
-    private static let anyRun: UInt32 = 0xFFFF_FFFF
+    /// The literals' bytes, `anyOne` for `?`, `anyRun` for `*` (never two in a row).
+    private let pattern: [UInt16]
+    /// Bytes a text must have at least: the literals', and one for each `?`.
+    private let minimumBytes: Int
+    /// Bytes it may have at most (nil with a `*`): the literals', and four for each `?`.
+    private let maximumBytes: Int?
+    private static let anyOne: UInt16 = 0x100
+    private static let anyRun: UInt16 = 0x101
 
     init(_ pieces: [WildcardPiece]) {
-        var pattern: [UInt32] = []
+        var pattern: [UInt16] = []
         for piece in pieces {
             switch piece {
-            case .literal(let l): pattern.append(contentsOf: l)
+            case .literal(let scalars):
+                for scalar in scalars.compactMap(Unicode.Scalar.init) { pattern.append(contentsOf: UTF8.encode(scalar)!.map(UInt16.init)) }
             case .anyOne: pattern.append(Self.anyOne)
             case .anyRun: if pattern.last != Self.anyRun { pattern.append(Self.anyRun) }
             }
         }
         self.pattern = pattern
-        minimumLength = pattern.count { $0 != Self.anyRun }
-        hasRun = pattern.contains(Self.anyRun)
+        let literalBytes = pattern.count { $0 < Self.anyOne }, anyOnes = pattern.count { $0 == Self.anyOne }
+        minimumBytes = literalBytes + anyOnes
+        maximumBytes = pattern.contains(Self.anyRun) ? nil : literalBytes + 4 * anyOnes
     }
 
-    /// Whether `text` matches, each comparison taken from `steps` (a text too short or, with
-    /// no `*`, of another length is told without any; greedy with backtracking to the last
-    /// `*`, at most text × pattern comparisons).
-    func matches<Text: RandomAccessCollection>(_ text: Text, steps: inout Int) -> Bool where Text.Element == UInt32, Text.Index == Int {
-        guard hasRun ? text.count >= minimumLength : text.count == minimumLength else { return false }
-        var p = 0, t = text.startIndex
-        var star = -1, mark = t
-        while t < text.endIndex {
+    /// Whether a word of `text` could match: it has one at least as long as the pattern needs.
+    func mayMatchAWordOf(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.count > minimumBytes && text.contains(0x20)
+    }
+
+    /// Whether `text` matches, each step taken from `steps` (a text too short or too long is
+    /// told without any; greedy with backtracking to the last `*`, at most text × pattern
+    /// steps).
+    func matches(_ text: UnsafeBufferPointer<UInt8>, steps: inout Int) -> Bool {
+        guard text.count >= minimumBytes, maximumBytes.map({ text.count <= $0 }) ?? true else { return false }
+        var p = 0, t = 0
+        var star = -1, mark = 0
+        while t < text.count {
             steps -= 1
             if steps < 0 { return false }
-            if p < pattern.count, pattern[p] != Self.anyRun, pattern[p] == Self.anyOne || pattern[p] == text[t] {
+            let element = p < pattern.count ? pattern[p] : Self.anyRun &+ 1
+            if element == Self.anyOne {
+                p += 1; t += Self.scalarLength(text[t])
+            } else if element < Self.anyOne && UInt8(element) == text[t] {
                 p += 1; t += 1
-            } else if p < pattern.count, pattern[p] == Self.anyRun {
+            } else if element == Self.anyRun {
                 star = p; mark = t; p += 1
             } else if star >= 0 {
-                p = star + 1; mark += 1; t = mark
+                p = star + 1; mark += Self.scalarLength(text[mark]); t = mark
             } else {
                 return false
             }
         }
         while p < pattern.count, pattern[p] == Self.anyRun { p += 1 }
-        return p == pattern.count
+        return t == text.count && p == pattern.count
+    }
+
+    /// The bytes of the scalar a UTF-8 lead byte starts (1 for a stray continuation byte).
+    @inline(__always) private static func scalarLength(_ lead: UInt8) -> Int {
+        lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Query
+@testable import Query
 import Testing
 
 /// Wildcards spend the work budget like every other match: the worst patterns one SEARCH
@@ -38,12 +38,36 @@ import Testing
         }
     }
 
-    /// A pattern that would take more comparisons than the budget allows is refused as too
-    /// broad rather than run: 32 different broad terms together.
-    @Test func manyBroadPatternsRunOutOfTheBudget() {
-        let query = (0..<32).map { "\(["a", "e", "i", "o", "u", "r", "s", "t"][$0 % 8])*\(["a", "e", "i", "o"][$0 / 8])*" }
-            .joined(separator: " ")
-        #expect { try Fixture.engine.search(query) } throws: { ($0 as? QueryError)?.description.contains("too broad") == true }
+    static func literal(_ text: String) -> WildcardPiece { .literal(text.unicodeScalars.map(\.value)) }
+
+    static func glob(_ pattern: Glob, matches text: String, steps: inout Int) -> Bool {
+        Array(text.utf8).withUnsafeBufferPointer { pattern.matches($0, steps: &steps) }
+    }
+
+    /// Matching counts its steps, stops when they run out, and tells a text too short for
+    /// the pattern without any: the budget bounds the work whatever the pattern.
+    @Test func globCountsItsWorkAndStopsWhenItRunsOut() {
+        let backtracking = Glob([.anyRun, Self.literal("a"), .anyRun, Self.literal("a"), .anyRun, Self.literal("a"), .anyRun, Self.literal("b")])
+        let text = String(repeating: "a", count: 40)
+        var steps = 1_000_000
+        #expect(!Self.glob(backtracking, matches: text, steps: &steps))
+        #expect(steps < 1_000_000 && 1_000_000 - steps <= 40 * 8 + 40)
+        var few = 20
+        #expect(!Self.glob(backtracking, matches: text + "b", steps: &few) && few < 0)
+        var plenty = 1_000_000
+        #expect(Self.glob(backtracking, matches: text + "b", steps: &plenty))
+        let long = Glob([Self.literal("ing")] + Array(repeating: [.anyRun, Self.literal("e")], count: 2045).flatMap { $0 })
+        var untouched = 1_000_000
+        #expect(!Self.glob(long, matches: "ingredient engine evergreen", steps: &untouched) && untouched == 1_000_000)
+    }
+
+    /// `?` stands for one scalar, however many bytes it takes.
+    @Test func questionMarkIsOneScalar() {
+        var steps = 1_000
+        #expect(Self.glob(Glob([Self.literal("pok"), .anyOne, Self.literal("mon")]), matches: "pokémon", steps: &steps))
+        #expect(Self.glob(Glob([.anyOne, .anyOne, .anyOne]), matches: "ピカチ", steps: &steps))
+        #expect(!Self.glob(Glob([.anyOne, .anyOne]), matches: "ピカチ", steps: &steps))
+        #expect(Self.glob(Glob([.anyRun, Self.literal("チュウ")]), matches: "ピカチュウ", steps: &steps))
     }
 
     /// The budget changes nothing for an ordinary pattern: `pika*` still finds Pikachu.
