@@ -36,13 +36,16 @@ public final class Catalog {
     /// bundled corpus (saying so with one line through `notice`) and goes on.
     /// `beforeLoadingIndex` is given the stored index's size in bytes before it is read (the
     /// CLI readies memory for it there: PokesearchCLI's IndexMemory).
-    public static func open(path: String, beforeLoadingIndex: (_ bytes: Int) -> Void = { _ in },
+    public static func open(path databasePath: String, beforeLoadingIndex: (_ bytes: Int) -> Void = { _ in },
                             notice: (String) -> Void) throws -> Catalog {
-        if !FileManager.default.fileExists(atPath: path) {
+        let path = DatabaseFile.resolve(databasePath)
+        if try DatabaseFile.inspect(path) != .database {
             guard let corpus = Paths.bundledCorpus() else { throw CatalogError.noBundledCorpus }
             notice("no database at \(path): building it from the bundled corpus (once)")
             _ = try Ingest.run(tables: try TSV.readCorpus(from: corpus), source: "bundled corpus", databasePath: path)
         }
+        // Opened writable when it may be written, which also lets SQLite roll back a hot
+        // journal an interrupted write left (a read-only connection cannot).
         var writable = true
         var store: Store
         if access(path, W_OK) == 0 {
@@ -66,7 +69,7 @@ public final class Catalog {
         let index = try loadOrBuildIndex(store, beforeLoading: beforeLoadingIndex)
         if writable && index.rebuilt {
             // An index from another pokesearch version: keep the rebuilt one for next time.
-            try? WriterLock.withLock(databasePath: path) {
+            try? write(databasePath: path, opened: store, waitingAtMost: WriterLock.historyWait) { store in
                 try store.database.transaction {
                     try store.writeIndexSnapshot(format: IndexSnapshot.formatVersion, bytes: index.snapshot.serialized())
                 }
@@ -74,9 +77,38 @@ public final class Catalog {
         }
         if writable, (try? store.hasLookupIndexes()) == false {
             // A database from an older pokesearch: add the indexes details are read through.
-            try? WriterLock.withLock(databasePath: path) { try store.database.transaction { try store.createLookupIndexes() } }
+            try? write(databasePath: path, opened: store, waitingAtMost: WriterLock.historyWait) { store in
+                try store.database.transaction { try store.createLookupIndexes() }
+            }
         }
         return Catalog(store: store, engine: SearchEngine(index: index.snapshot), isWritable: writable)
+    }
+
+    /// Writes user data (a favourite, the history) under the writer lock, waiting for it
+    /// no longer than `WriterLock.userWait`. Should an ingest have swapped a new database
+    /// in since this one was opened, the write goes to the new one.
+    public func write<T>(_ body: (Store) throws -> T) throws -> T {
+        try Self.write(databasePath: store.path, opened: store, waitingAtMost: WriterLock.userWait, body)
+    }
+
+    /// Records a search in the history of the database at `path`, through `opened` when
+    /// it is still the file there. History is a convenience: it is skipped when another
+    /// writer holds a lock for more than a moment, and never fails the search.
+    public static func recordHistory(_ query: String, databasePath path: String, opened: Store?) {
+        let path = DatabaseFile.resolve(path)
+        guard access(path, W_OK) == 0 else { return }
+        try? write(databasePath: path, opened: opened, waitingAtMost: WriterLock.historyWait) { store in
+            store.database.setBusyTimeout(milliseconds: Int32(WriterLock.historyWait * 1000))
+            try store.recordHistory(query)
+        }
+    }
+
+    static func write<T>(databasePath path: String, opened: Store?, waitingAtMost seconds: Double,
+                         _ body: (Store) throws -> T) throws -> T {
+        try WriterLock.withLock(databasePath: path, waitingAtMost: seconds) {
+            if let opened, !opened.database.fileHasMoved { return try body(opened) }
+            return try body(try Store(path: path))
+        }
     }
 
     /// The persisted index, or one rebuilt from the store when it is missing or from

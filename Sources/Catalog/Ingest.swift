@@ -19,16 +19,23 @@ public struct IngestReport: Sendable {
 /// Builds the database from a corpus: aside, in a new file, then renamed over the old one,
 /// so a reader sees the old database or the new one and never a half-built one, and a
 /// kill at any instant leaves the previous database as it was.
+///
+/// Only one ingest runs at a time (the `IngestLock`); the writer lock is taken only to
+/// swap, so that favourites and history written while the new database is built go to the
+/// old one and are copied into the new one under that lock, just before it replaces it.
 public enum Ingest {
     /// `carry` writes more data into the new database (a sync's fresh HTTP responses) in
-    /// the same transaction, after the previous database's user data has been copied.
-    public static func run(tables: CorpusTables, source: String, databasePath path: String,
+    /// the same transaction, after the previous database's HTTP cache has been copied.
+    public static func run(tables: CorpusTables, source: String, databasePath: String,
                            progress: ((String) -> Void)? = nil, carry: ((Store) throws -> Void)? = nil) throws -> IngestReport {
         let start = monotonicSeconds()
+        let path = DatabaseFile.resolve(databasePath)
         let corpus = try Corpus(tables: tables)
         try ensureDirectory(for: path)
-        return try WriterLock.withLock(databasePath: path) {
+        return try IngestLock.withLock(databasePath: path) {
             removeLeftovers(of: path)
+            // Refused before any work: what is at the path must be ours to replace.
+            var previous = try Previous.open(path)
             // The database's writes are one thread's work, on this one; folding the names and
             // then building the index are done on others meanwhile (ICU's transliteration
             // leaves a core idle, SQLite another): about a fifth of an ingest.
@@ -55,23 +62,34 @@ public enum Ingest {
                     try store.setMeta("documents_version", String(Documents.version))
                     try store.setMeta("source", source)
                     try store.setMeta("built_at", ISO8601DateFormatter().string(from: Date()))
-                    if let old = try openPrevious(path) {
-                        try store.copyUserData(from: old)
-                        carried = try old.favourites().count
-                    }
+                    if case .readable(let old, _) = previous { try store.copyHTTPCache(from: old) }
                     try carry?(store)
                 }
                 try store.database.execute("PRAGMA optimize")
+                try syncFile(temporary)
+                try WriterLock.withLock(databasePath: path, waitingAtMost: WriterLock.swapWait) {
+                    // Under the writer lock nothing else writes the old database: what was
+                    // written to it during the build is copied now, then the new one goes in.
+                    previous = try Previous.open(path)
+                    if case .readable(let old, _) = previous {
+                        try store.database.transaction { try store.copyUserData(from: old) }
+                        carried = try old.favourites().count
+                    }
+                    try syncFile(temporary)
+                    if let attributes = previous.attributes { DatabaseFile.apply(attributes, to: temporary) }
+                    if case .damaged(let error, _) = previous {
+                        let aside = DatabaseFile.setAside(path)
+                        FileHandle.standardError.write(Data("pokesearch: the previous database could not be read (\(error)); kept it as \(aside)\n".utf8))
+                    }
+                    previous = .none
+                    guard rename(temporary, path) == 0 else {
+                        throw StoreError.io("cannot move the new database into place at \(path): \(String(cString: strerror(errno)))")
+                    }
+                }
             } catch {
                 unlink(temporary)
                 unlink(temporary + "-journal")
                 throw StoreError.from(error, path: temporary)
-            }
-            try syncFile(temporary)
-            guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary)
-                throw StoreError.io("cannot move the new database into place at \(path): \(reason)")
             }
             syncDirectory(of: path)
             let documents = folding.value
@@ -82,23 +100,47 @@ public enum Ingest {
         }
     }
 
-    /// The previous database, for its favourites and history. A damaged one is moved aside
-    /// (never deleted) so that the rebuild can go on; one that cannot be read for another
-    /// reason (locked by another program, unreadable) stops the ingest, as its user data
-    /// would otherwise be left behind.
-    static func openPrevious(_ path: String) throws -> Store? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        do {
-            let old = try Store(path: path, readOnly: true)
-            _ = try old.favourites()
-            return old
-        } catch let error as StoreError where !error.isDamage {
-            throw error
-        } catch {
-            let aside = path + ".damaged-\(Int(Date().timeIntervalSince1970))"
-            rename(path, aside)
-            FileHandle.standardError.write(Data("pokesearch: the previous database could not be read (\(error)); kept it as \(aside)\n".utf8))
-            return nil
+    /// The database an ingest replaces. It is opened so that SQLite may write it, which
+    /// rolls back a hot journal an interrupted write left beside it; it is replaced only
+    /// when it is a pokesearch database that could be read (its user data is carried over)
+    /// or a damaged SQLite file (kept aside with its journal). Anything else stops the
+    /// ingest: what is not ours, what cannot be read, a newer schema, a lock held elsewhere.
+    enum Previous {
+        case none
+        case empty(stat)
+        case readable(Store, stat)
+        case damaged(StoreError, stat)
+
+        var attributes: stat? {
+            switch self {
+            case .none: return nil
+            case .empty(let info), .readable(_, let info), .damaged(_, let info): return info
+            }
+        }
+
+        static func open(_ path: String) throws -> Previous {
+            let state = try DatabaseFile.inspect(path)
+            guard state == .database, let info = DatabaseFile.attributes(of: path) else {
+                setAsideOrphanJournal(of: path)
+                return state == .empty ? DatabaseFile.attributes(of: path).map(Previous.empty) ?? .none : .none
+            }
+            do {
+                let old = try Store(path: path, readOnly: access(path, W_OK) != 0)
+                _ = try old.favourites()
+                return .readable(old, info)
+            } catch let error as StoreError where error.isDamage {
+                return .damaged(error, info)
+            } catch {
+                throw StoreError.from(error, path: path)
+            }
+        }
+
+        /// A journal with no database beside it (left by an older pokesearch that moved a
+        /// database without it) would be rolled into the new database: moved aside, kept.
+        static func setAsideOrphanJournal(of path: String) {
+            let journal = path + "-journal"
+            guard access(journal, F_OK) == 0 else { return }
+            rename(journal, journal + ".orphaned-\(Int(Date().timeIntervalSince1970))")
         }
     }
 
@@ -172,18 +214,48 @@ final class Pending<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// One writer at a time per database (ingest, favourites, history): an advisory lock on
-/// `<database>.lock`, so that nothing written during an ingest is lost by its swap.
+/// One writer at a time per database (favourites, history, and an ingest while it swaps
+/// its database in): an advisory lock on `<database>.lock`. Nobody holds it for long, so
+/// nobody waits for it long: a writer that cannot have it within its wait gives up.
 public enum WriterLock {
-    public static func withLock<T>(databasePath: String, _ body: () throws -> T) throws -> T {
-        let lockPath = databasePath + ".lock"
+    /// A favourite added or removed, the history cleared: what a person waits for.
+    public static let userWait = 2.0
+    /// The history a search records at exit: a convenience, skipped rather than waited for.
+    public static let historyWait = 0.1
+    /// An ingest that has built its database and waits for the writes in progress to end.
+    static let swapWait = 10.0
+
+    public static func withLock<T>(databasePath: String, waitingAtMost seconds: Double, _ body: () throws -> T) throws -> T {
+        try FileLock.withLock(databasePath + ".lock", waitingAtMost: seconds, busy: StoreError.writerBusy(path: databasePath), body)
+    }
+}
+
+/// One ingest at a time per database, for the whole of its build: an advisory lock on
+/// `<database>.ingest.lock`, waited for as long as the other ingest takes.
+enum IngestLock {
+    static func withLock<T>(databasePath: String, _ body: () throws -> T) throws -> T {
+        try FileLock.withLock(databasePath + ".ingest.lock", waitingAtMost: nil, busy: StoreError.writerBusy(path: databasePath), body)
+    }
+}
+
+/// An exclusive `flock` on a lock file, waited for at most a given time (nil: as long as
+/// it takes).
+enum FileLock {
+    static func withLock<T>(_ lockPath: String, waitingAtMost seconds: Double?, busy: StoreError, _ body: () throws -> T) throws -> T {
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw StoreError.io("cannot open the lock file \(lockPath): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
-        guard flock(fd, LOCK_EX) == 0 else {
-            throw StoreError.io("cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+        let deadline = seconds.map { monotonicSeconds() + $0 }
+        while flock(fd, deadline == nil ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw StoreError.io("cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+            }
+            if let deadline {
+                guard monotonicSeconds() < deadline else { throw busy }
+                usleep(5_000)
+            }
         }
         defer { flock(fd, LOCK_UN) }
         return try body()

@@ -33,7 +33,7 @@ struct Arguments {
     var values: [String: String] = [:]
 
     /// Flags with a value that some commands take.
-    static let valueOptions: Set<String> = ["--csv", "--api", "--socket", "--kind-filter", "--out", "--idle-timeout", "--max-connections"]
+    static let valueOptions: Set<String> = ["--csv", "--api", "--socket", "--kind-filter", "--out", "--idle-timeout", "--request-timeout", "--max-connections"]
     static let plainFlags: Set<String> = ["--clear", "--force", "--quiet", "--no-server", "--slugs"]
     /// Value options whose value may be left out (`ingest --api` means the default URL):
     /// their value is then "".

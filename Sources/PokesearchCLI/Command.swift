@@ -124,11 +124,9 @@ final class CommandContext {
     /// Records a search in the history unless POKESEARCH_NO_HISTORY is set. History is a
     /// convenience: failing to write it never fails the search.
     func recordHistory(_ query: String) {
-        guard environment["POKESEARCH_NO_HISTORY"].map({ $0.isEmpty || $0 == "0" }) ?? true,
-              access(databasePath, W_OK) == 0,
-              // Answered by the server, the catalog was never opened: the store alone will do.
-              let store = opened?.store ?? (try? Store(path: databasePath)) else { return }
-        try? WriterLock.withLock(databasePath: databasePath) { try store.recordHistory(query) }
+        guard environment["POKESEARCH_NO_HISTORY"].map({ $0.isEmpty || $0 == "0" }) ?? true else { return }
+        // Answered by the server, the catalog was never opened: the path alone will do.
+        Catalog.recordHistory(query, databasePath: databasePath, opened: opened?.store)
     }
 
     func searchOptions() throws -> SearchOptions {

@@ -20,11 +20,11 @@ enum FavCommand {
             let kind = catalog.index.kind(doc), slug = catalog.index.slug(doc)
             let name = "\(catalog.index.displayName(doc, language: language)) (\(kind.rawValue):\(slug))"
             if action == "add" {
-                try WriterLock.withLock(databasePath: context.databasePath) { try catalog.store.addFavourite(kind: kind, slug: slug) }
+                try catalog.write { try $0.addFavourite(kind: kind, slug: slug) }
                 context.output.line("added \(name) to favourites")
                 return 0
             }
-            let removed = try WriterLock.withLock(databasePath: context.databasePath) { try catalog.store.removeFavourite(kind: kind, slug: slug) }
+            let removed = try catalog.write { try $0.removeFavourite(kind: kind, slug: slug) }
             guard removed else { throw CLIError.notFound("\(name) is not a favourite; `pokesearch fav` lists them") }
             context.output.line("removed \(name) from favourites")
             return 0

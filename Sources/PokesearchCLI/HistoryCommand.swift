@@ -9,7 +9,7 @@ enum HistoryCommand {
         let catalog = try context.catalog()
         if context.arguments.flags.contains("--clear") {
             guard catalog.isWritable else { throw CLIError.data("the database \(context.databasePath) is read-only; history cannot be cleared") }
-            try WriterLock.withLock(databasePath: context.databasePath) { try catalog.store.clearHistory() }
+            try catalog.write { try $0.clearHistory() }
             return 0
         }
         let queries = try catalog.store.history().dropFirst(context.arguments.offset).prefix(context.arguments.limit ?? Int.max)

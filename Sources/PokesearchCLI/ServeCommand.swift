@@ -7,7 +7,7 @@ enum ServeCommand {
     static func run(_ context: CommandContext) throws -> Int32 {
         let arguments = context.arguments
         guard arguments.positional.isEmpty else {
-            throw CLIError.usage("serve takes no words, only --socket PATH, --idle-timeout SECONDS and --max-connections N")
+            throw CLIError.usage("serve takes no words, only --socket PATH, --idle-timeout SECONDS, --request-timeout SECONDS and --max-connections N")
         }
         var configuration = ServerConfiguration(
             socketPath: SocketPath.resolve(override: arguments.values["--socket"], environment: context.environment),
@@ -17,6 +17,12 @@ enum ServeCommand {
                 throw CLIError.usage("--idle-timeout takes seconds from 0 to 86400 (exclusive of 0), not '\(text)'")
             }
             configuration.idleTimeout = seconds
+        }
+        if let text = arguments.values["--request-timeout"] {
+            guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
+                throw CLIError.usage("--request-timeout takes seconds from 0 to 86400 (exclusive of 0), not '\(text)'")
+            }
+            configuration.requestTimeout = seconds
         }
         if let text = arguments.values["--max-connections"] {
             guard let count = Int(text), (1...100_000).contains(count) else {

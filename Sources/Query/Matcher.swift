@@ -34,16 +34,19 @@ struct AbilityMask {
     var isEmpty: Bool { withUnsafeBytes(of: words) { $0.bindMemory(to: UInt64.self).allSatisfy { $0 == 0 } } }
 }
 
-/// What one query may spend: postings read and typo-search steps. Spent, the query is
-/// refused as too broad, so that no query runs for long (a few milliseconds at most).
+/// What one query may spend: postings read, typo-search steps, and wildcard-matching steps
+/// (a scalar of a candidate key compared, a key read). Spent, the query is refused as too
+/// broad, so that no query runs for long (a few milliseconds at most).
 struct WorkBudget {
     var postings: Int
     var typoSteps: Int
-    init(postings: Int = 600_000, typoSteps: Int = 150_000) {
+    var wildcardSteps: Int
+    init(postings: Int = 600_000, typoSteps: Int = 150_000, wildcardSteps: Int = 2_000_000) {
         self.postings = postings
         self.typoSteps = typoSteps
+        self.wildcardSteps = wildcardSteps
     }
-    var isSpent: Bool { postings < 0 || typoSteps <= 0 }
+    var isSpent: Bool { postings < 0 || typoSteps <= 0 || wildcardSteps < 0 }
 }
 
 /// Matches terms against the index and evaluates filters, for one query.
@@ -616,17 +619,30 @@ struct MatchContext {
             throw QueryError("wildcard pattern '\(term.raw)' is too broad: give at least three letters in a row",
                              position: term.position, part: term.raw)
         }
+        let pattern = Glob(pieces)
+        var steps = budget.wildcardSteps
+        defer { budget.wildcardSteps = steps }
         for key in candidates {
-            let text = index.keyString(key).unicodeScalars.map(\.value)
-            let wholeMatches = Glob.matches(pieces, text)
-            var wordClass: MatchClass? = nil
-            if !wholeMatches {
-                for (i, word) in text.split(separator: 0x20).enumerated() where Glob.matches(pieces, Array(word)) {
-                    wordClass = i == 0 ? .namePrefix : .laterWordPrefix
-                    break
+            guard steps >= 0 else { return }
+            let range = index.keys.range(key)
+            steps -= 1
+            let (wholeMatches, wordClass): (Bool, MatchClass?) = index.keys.bytes.withUnsafeBufferPointer { bytes in
+                let text = UnsafeBufferPointer(rebasing: bytes[range])
+                if pattern.matches(text, steps: &steps) { return (true, nil) }
+                guard pattern.mayMatchAWordOf(text) else { return (false, nil) }
+                var start = 0, first = true
+                while start <= text.count {
+                    let end = text[start...].firstIndex(of: 0x20) ?? text.count
+                    if pattern.matches(UnsafeBufferPointer(rebasing: text[start..<end]), steps: &steps) {
+                        return (false, first ? .namePrefix : .laterWordPrefix)
+                    }
+                    start = end + 1
+                    first = false
                 }
+                return (false, nil)
             }
             guard wholeMatches || wordClass != nil else { continue }
+            budget.postings -= index.postingRange(key: key).count
             for p in index.postingRange(key: key) {
                 let posting = Posting(raw: index.postings[p])
                 guard posting.role != .field, allowed(posting, restriction) else { continue }
@@ -737,31 +753,69 @@ struct MatchContext {
     }
 }
 
-/// `*` and `?` matching over Unicode scalars.
-enum Glob {
-    static func matches(_ pieces: [WildcardPiece], _ text: [UInt32]) -> Bool {
-        var pattern: [UInt32?] = [] // nil = any one, .max = any run
+/// A `*` and `?` pattern, made once for a query's term and matched against the UTF-8
+/// bytes of each candidate key (and of its words) where they lie in the index: no key is
+/// copied or decoded. `?` stands for one scalar, whatever its length in bytes.
+struct Glob {
+    /// The literals' bytes, `anyOne` for `?`, `anyRun` for `*` (never two in a row).
+    private let pattern: [UInt16]
+    /// Bytes a text must have at least: the literals', and one for each `?`.
+    private let minimumBytes: Int
+    /// Bytes it may have at most (nil with a `*`): the literals', and four for each `?`.
+    private let maximumBytes: Int?
+    private static let anyOne: UInt16 = 0x100
+    private static let anyRun: UInt16 = 0x101
+
+    init(_ pieces: [WildcardPiece]) {
+        var pattern: [UInt16] = []
         for piece in pieces {
             switch piece {
-            case .literal(let l): pattern.append(contentsOf: l.map(Optional.some))
-            case .anyOne: pattern.append(nil)
-            case .anyRun: pattern.append(.max)
+            case .literal(let scalars):
+                for scalar in scalars.compactMap(Unicode.Scalar.init) { pattern.append(contentsOf: UTF8.encode(scalar)!.map(UInt16.init)) }
+            case .anyOne: pattern.append(Self.anyOne)
+            case .anyRun: if pattern.last != Self.anyRun { pattern.append(Self.anyRun) }
             }
         }
+        self.pattern = pattern
+        let literalBytes = pattern.count { $0 < Self.anyOne }, anyOnes = pattern.count { $0 == Self.anyOne }
+        minimumBytes = literalBytes + anyOnes
+        maximumBytes = pattern.contains(Self.anyRun) ? nil : literalBytes + 4 * anyOnes
+    }
+
+    /// Whether a word of `text` could match: it has one at least as long as the pattern needs.
+    func mayMatchAWordOf(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.count > minimumBytes && text.contains(0x20)
+    }
+
+    /// Whether `text` matches, each step taken from `steps` (a text too short or too long is
+    /// told without any; greedy with backtracking to the last `*`, at most text × pattern
+    /// steps).
+    func matches(_ text: UnsafeBufferPointer<UInt8>, steps: inout Int) -> Bool {
+        guard text.count >= minimumBytes, maximumBytes.map({ text.count <= $0 }) ?? true else { return false }
         var p = 0, t = 0
         var star = -1, mark = 0
         while t < text.count {
-            if p < pattern.count, pattern[p] != .max, pattern[p] == nil || pattern[p] == text[t] {
+            steps -= 1
+            if steps < 0 { return false }
+            let element = p < pattern.count ? pattern[p] : Self.anyRun &+ 1
+            if element == Self.anyOne {
+                p += 1; t += Self.scalarLength(text[t])
+            } else if element < Self.anyOne && UInt8(element) == text[t] {
                 p += 1; t += 1
-            } else if p < pattern.count, pattern[p] == .max {
+            } else if element == Self.anyRun {
                 star = p; mark = t; p += 1
             } else if star >= 0 {
-                p = star + 1; mark += 1; t = mark
+                p = star + 1; mark += Self.scalarLength(text[mark]); t = mark
             } else {
                 return false
             }
         }
-        while p < pattern.count, pattern[p] == .max { p += 1 }
-        return p == pattern.count
+        while p < pattern.count, pattern[p] == Self.anyRun { p += 1 }
+        return t == text.count && p == pattern.count
+    }
+
+    /// The bytes of the scalar a UTF-8 lead byte starts (1 for a stray continuation byte).
+    @inline(__always) private static func scalarLength(_ lead: UInt8) -> Int {
+        lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
     }
 }

@@ -37,6 +37,21 @@ final class ServingContext: Sendable {
         activity.connections.subtract(1, ordering: .relaxed)
     }
 
+    /// How many open connections' clients have hung up (their threads have yet to read the
+    /// end of their input).
+    func hungUpConnections() -> Int {
+        // Polled under the lock, so that no descriptor is closed (and its number reused) meanwhile.
+        open.withLock { table in
+            var descriptors = table.values.map { pollfd(fd: $0, events: Self.pollReadHangUp, revents: 0) }
+            guard poll(&descriptors, nfds_t(descriptors.count), 0) > 0 else { return 0 }
+            return descriptors.count { $0.revents & (Self.pollReadHangUp | Int16(POLLHUP | POLLERR)) != 0 }
+        }
+    }
+
+    /// POLLRDHUP (the peer shut its writing side or closed), which Glibc imports only with
+    /// _GNU_SOURCE.
+    private static let pollReadHangUp: Int16 = 0x2000
+
     /// Shuts every open connection down `how` (`SHUT_RD`: its thread reads what was already
     /// sent, answers it and ends; `SHUT_RDWR`: it fails at its next write too).
     func shutDownAll(_ how: Int32) {
@@ -58,6 +73,14 @@ final class Connection {
     private var framer = LineFramer()
     /// Response lines not yet written.
     private let output = ByteBuffer(capacity: 4096)
+    /// When the last bytes came, and when the first byte of the line not yet whole came
+    /// (nil: no line under way), for the idle and request timeouts.
+    private var lastRead = monotonicSeconds()
+    private var lineStarted: Double?
+    /// The receive timeout set on the socket: the nearer of the two deadlines, so that a
+    /// read wakes when one passes (changed only when a deadline comes nearer, and on a
+    /// wake-up: not a system call a read).
+    private var receiveTimeout: Double = 0
 
     /// Queued output beyond which it is written before more lines are answered: a client
     /// that pipelines many large answers holds about this much (plus one response) here.
@@ -87,23 +110,80 @@ final class Connection {
             readBuffer.deallocate()
             context.close(fd, serial: serial)
         }
-        // A read waiting longer than the idle timeout is an idle client; a send waiting as
-        // long, one that does not read its answers.
-        setTimeout(SO_RCVTIMEO)
-        setTimeout(SO_SNDTIMEO)
+        // A read waiting longer than the idle timeout is an idle client (or, with a line
+        // under way, one past the request timeout); a send waiting as long, one that does
+        // not read its answers.
+        setTimeout(SO_RCVTIMEO, seconds: context.configuration.idleTimeout)
+        setTimeout(SO_SNDTIMEO, seconds: context.configuration.idleTimeout)
+        receiveTimeout = context.configuration.idleTimeout
         while true {
             let count = readRequests(into: readBuffer)
             if count > 0 {
-                guard answer(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])) else { return }
+                lastRead = monotonicSeconds()
+                guard answer(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])), lineArrivesInTime() else { return }
             } else if count == 0 {
                 return // the client is done, or the server stops; an unfinished line is not a request
             } else if errno == EINTR {
                 continue
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                guard keepWaiting() else { return }
             } else {
-                if errno == EAGAIN || errno == EWOULDBLOCK { sayIdle() }
                 return
             }
         }
+    }
+
+    /// Starts or ends the request timeout's count after a read: it runs from the first
+    /// byte of a line until the line is whole. Returns false (having said so) when the line
+    /// under way has taken longer than the request timeout, however steadily its bytes
+    /// came; otherwise the next read waits no longer than what is left of it.
+    private func lineArrivesInTime() -> Bool {
+        guard framer.hasLineUnderWay else {
+            lineStarted = nil
+            return true
+        }
+        let started = lineStarted ?? lastRead
+        lineStarted = started
+        let remaining = context.configuration.requestTimeout - (lastRead - started)
+        guard remaining > 0 else {
+            sayRequestTimeout()
+            return false
+        }
+        if receiveTimeout > remaining {
+            receiveTimeout = remaining
+            setTimeout(SO_RCVTIMEO, seconds: remaining)
+        }
+        return true
+    }
+
+    private func sayRequestTimeout() {
+        let timeout = context.configuration.requestTimeout
+        say(ProtocolError(.requestTimeout, "closing: a request line did not arrive whole within \(Self.seconds(timeout)) s"))
+    }
+
+    /// A read timed out: says why and returns false when a deadline has passed, else sets
+    /// the timeout to the nearer deadline and returns true.
+    private func keepWaiting() -> Bool {
+        let now = monotonicSeconds()
+        let configuration = context.configuration
+        var remaining = configuration.idleTimeout - (now - lastRead)
+        if let lineStarted {
+            let lineRemaining = configuration.requestTimeout - (now - lineStarted)
+            if lineRemaining <= 0 {
+                sayRequestTimeout()
+                return false
+            }
+            remaining = min(remaining, lineRemaining)
+        }
+        guard remaining > 0 else {
+            say(ProtocolError(.idleTimeout, "closing after \(Self.seconds(configuration.idleTimeout)) s without a request"))
+            return false
+        }
+        // Rounding up to the socket's clock: a wake-up just short of the deadline would
+        // find it not yet passed and wait again.
+        receiveTimeout = remaining + 0.001
+        setTimeout(SO_RCVTIMEO, seconds: receiveTimeout)
+        return true
     }
 
     /// Reads what the client has sent, waiting for it when there is none. Output room grown
@@ -203,15 +283,16 @@ final class Connection {
         return true
     }
 
-    private func sayIdle() {
-        let timeout = context.configuration.idleTimeout
-        let seconds = timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)
-        let line = Response.line(ProtocolError(.idleTimeout, "closing after \(seconds) s without a request"))
+    private func say(_ error: ProtocolError) {
+        let line = Response.line(error)
         _ = line.utf8CString.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
     }
 
-    private func setTimeout(_ option: Int32) {
-        let seconds = context.configuration.idleTimeout
+    private static func seconds(_ timeout: Double) -> String {
+        timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)
+    }
+
+    private func setTimeout(_ option: Int32, seconds: Double) {
         var value = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
     }

@@ -82,6 +82,10 @@ struct LineFramer {
         return nil
     }
 
+    /// Whether a line has begun and not ended (its start kept, or its over-long rest being
+    /// skipped).
+    var hasLineUnderWay: Bool { !partial.isEmpty || skipping }
+
     /// Forgets an unfinished line (the client hung up in the middle of it).
     mutating func reset() {
         partial = []

@@ -38,6 +38,10 @@ struct Listener {
             guard status.st_mode & S_IFMT == S_IFSOCK else {
                 throw ServerError("\(path) exists and is not a socket; not touching it: remove it yourself or choose another path with --socket")
             }
+            guard status.st_uid == geteuid() else {
+                // (Without XDG_RUNTIME_DIR, /tmp/pokesearch-$UID.sock: anyone may put a socket there.)
+                throw ServerError("\(path) is a socket that belongs to \(userName(status.st_uid)), not to you; not touching it: set XDG_RUNTIME_DIR or choose another path with --socket")
+            }
             switch UnixSocket.connect(path: path) {
             case .success(let fd):
                 Glibc.close(fd)
@@ -83,6 +87,16 @@ struct Listener {
         guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0, listening == 1 else {
             throw ServerError("socket activation: fd 3 is not a listening socket")
         }
+        var domain: Int32 = 0, type: Int32 = 0
+        length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &length)
+        length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &length)
+        guard domain == AF_UNIX, type == Int32(SOCK_STREAM.rawValue) else {
+            let kind = domain == AF_INET ? "an IPv4" : domain == AF_INET6 ? "an IPv6" : domain == AF_UNIX ? "a Unix" : "a domain \(domain)"
+            let style = type == Int32(SOCK_STREAM.rawValue) ? "stream" : type == Int32(SOCK_DGRAM.rawValue) ? "datagram" : "type \(type)"
+            throw ServerError("socket activation: fd 3 is \(kind) \(style) socket; pokesearch serves only a Unix stream socket (ListenStream=/path/to/pokesearch.sock in pokesearch.socket)")
+        }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var address = sockaddr_un()
@@ -102,4 +116,10 @@ struct Listener {
             unlink(path)
         }
     }
+}
+
+/// A user's name and id as `ls -l` would tell them ("alice (uid 1001)"), or the id alone.
+func userName(_ user: uid_t) -> String {
+    guard let entry = getpwuid(user), let name = entry.pointee.pw_name else { return "uid \(user)" }
+    return "user \(String(cString: name)) (uid \(user))"
 }

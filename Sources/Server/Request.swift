@@ -126,6 +126,11 @@ enum RequestParser {
         case "GET":
             let key = argument.withoutTrailingWhitespace
             guard !key.isEmpty else { throw ProtocolError(.badRequest, "GET needs a slug, an id or kind:slug, e.g. GET pikachu") }
+            // As SEARCH refuses them: a control character is in no slug, and dropping one
+            // would answer for another key than the one asked.
+            if let control = key.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+                throw ProtocolError(.badRequest, "GET key contains a control character (U+\(String(control.value, radix: 16, uppercase: true)))")
+            }
             return .get(key)
         case "SEARCH":
             let (query, options) = argument.splitOptions()

@@ -13,6 +13,7 @@ enum ErrorCode: String {
     case ambiguous = "ambiguous"
     case tooManyConnections = "too_many_connections"
     case idleTimeout = "idle_timeout"
+    case requestTimeout = "request_timeout"
     case reloadFailed = "reload_failed"
     case storageError = "storage_error"
 }

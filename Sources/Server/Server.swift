@@ -14,9 +14,13 @@ public struct ServerConfiguration: Sendable {
     public var databasePath: String
     /// Seconds a connection may stay silent before it is closed.
     public var idleTimeout: Double = 300
+    /// Seconds a request line may take to arrive whole, from its first byte: a client
+    /// sending a byte now and then is closed after this, however short its silences.
+    public var requestTimeout: Double = 10
     public var maxConnections = 1024
-    /// Seconds to finish answering requests in flight after SIGINT/SIGTERM.
-    public var drainTimeout: Double = 5
+    /// Seconds to finish answering requests in flight after SIGINT/SIGTERM; with the
+    /// connections' last moment after it, the server is gone within a second.
+    public var drainTimeout: Double = 0.5
 
     public init(socketPath: String, databasePath: String) {
         self.socketPath = socketPath
@@ -39,6 +43,9 @@ public final class LineServer {
     private let activity: ServerActivity
     private var context: ServingContext!
     private var nextSerial: UInt64 = 0
+    /// Clients accepted in one turn of the loop, so that signals are read between turns
+    /// however deep the backlog.
+    private static let acceptsPerTurn = 64
 
     /// Takes the signals, and the socket (from systemd, else a new one at the configured
     /// path). Call before loading the index, so that a second server is refused at once.
@@ -95,21 +102,18 @@ public final class LineServer {
         var events = [epoll_event](repeating: epoll_event(), count: 8)
         var drainDeadline: Double?
         while true {
-            let count = epoll_wait(epollFD, &events, Int32(events.count), drainDeadline == nil ? -1 : 50)
+            let count = epoll_wait(epollFD, &events, Int32(events.count), drainDeadline == nil ? -1 : 10)
             if count < 0 && errno != EINTR {
                 log("epoll_wait failed: \(SocketError(errno)); stopping")
                 break
             }
-            for event in events.prefix(Int(max(0, count))) {
-                if event.data.fd == signalFD {
-                    if handleSignals() && drainDeadline == nil {
-                        drainDeadline = monotonicSeconds() + configuration.drainTimeout
-                        beginDrain()
-                    }
-                } else if drainDeadline == nil {
-                    acceptClients()
-                }
+            let ready = events.prefix(Int(max(0, count)))
+            // Signals first: a turn that also has clients to accept reads them before.
+            if ready.contains(where: { $0.data.fd == signalFD }), handleSignals(), drainDeadline == nil {
+                drainDeadline = monotonicSeconds() + configuration.drainTimeout
+                beginDrain()
             }
+            if drainDeadline == nil && ready.contains(where: { $0.data.fd == listener.fd }) { acceptClients() }
             if let deadline = drainDeadline,
                activity.connections.load(ordering: .relaxed) == 0 || monotonicSeconds() >= deadline { break }
         }
@@ -117,7 +121,7 @@ public final class LineServer {
         // Past the drain timeout: connections still open (a client not reading its answers)
         // fail at their next write, and their threads end.
         context.shutDownAll(Int32(SHUT_RDWR))
-        let deadline = monotonicSeconds() + 1
+        let deadline = monotonicSeconds() + 0.3
         while activity.connections.load(ordering: .relaxed) > 0 && monotonicSeconds() < deadline { usleep(1_000) }
     }
 
@@ -128,7 +132,7 @@ public final class LineServer {
     private static let threadStackBytes = 1 << 20
 
     private func acceptClients() {
-        while true {
+        for _ in 0..<Self.acceptsPerTurn {
             let fd = pokesearch_accept4(listener.fd, Int32(SOCK_CLOEXEC.rawValue))
             if fd < 0 {
                 switch errno {
@@ -148,24 +152,26 @@ public final class LineServer {
                 refuse(fd, "the server has \(configuration.maxConnections) connections open, its limit; try again later")
                 continue
             }
-            nextSerial += 1
-            context.register(fd, serial: nextSerial)
-            if !startThread(for: Connection(fd: fd, serial: nextSerial, context: context)) {
-                refuse(fd, "the server cannot start a thread for another connection; try again later", closing: false)
-                context.close(fd, serial: nextSerial)
-            }
+            admit(fd)
+        }
+    }
+
+    private func admit(_ fd: Int32) {
+        nextSerial += 1
+        context.register(fd, serial: nextSerial)
+        if !startThread(for: Connection(fd: fd, serial: nextSerial, context: context)) {
+            refuse(fd, "the server cannot start a thread for another connection; try again later", closing: false)
+            context.close(fd, serial: nextSerial)
         }
     }
 
     /// Whether another connection fits under the limit. A client that hung up still counts
-    /// until its thread has read the end of its input: at the limit, such threads get a few
-    /// milliseconds to finish, so that a client reconnecting at once is not refused.
+    /// until its thread has read the end of its input: at the limit, the connections whose
+    /// clients have hung up are counted out, so that a client reconnecting at once is not
+    /// refused (asked of the kernel, without waiting: this thread takes the signals).
     private func hasRoomForAConnection() -> Bool {
-        for _ in 0..<20 {
-            if activity.connections.load(ordering: .relaxed) < configuration.maxConnections { return true }
-            usleep(1_000)
-        }
-        return false
+        let open = activity.connections.load(ordering: .relaxed)
+        return open < configuration.maxConnections || open - context.hungUpConnections() < configuration.maxConnections
     }
 
     /// Starts a detached thread serving `connection`.

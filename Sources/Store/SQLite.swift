@@ -16,6 +16,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     public var primaryCode: Int32 { code & 0xFF }
     public var isCorruption: Bool { primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB }
     public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+    /// A hot journal (a write that was interrupted) that a read-only connection cannot roll
+    /// back: SQLITE_READONLY_ROLLBACK, a C macro Swift does not import.
+    public var isHotJournalReadOnly: Bool { code == SQLITE_READONLY | (3 << 8) }
     /// The disk is full, or a write, sync or truncation failed (EFBIG under RLIMIT_FSIZE, EIO).
     public var isWriteFailure: Bool {
         // SQLITE_IOERR_WRITE, _FSYNC, _DIR_FSYNC, _TRUNCATE: C macros Swift does not import.
@@ -61,6 +64,17 @@ public final class Database {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// How long a statement waits for another connection's lock before failing as busy.
+    public func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+
+    /// Whether the file this connection has open was renamed or unlinked since (an ingest
+    /// swapped a new database in): writing to it would be lost.
+    public var fileHasMoved: Bool {
+        var moved: Int32 = 0
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
+        return moved != 0
+    }
 
     func error(_ code: Int32, sql: String?) -> SQLiteError {
         SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)

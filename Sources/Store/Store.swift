@@ -13,6 +13,17 @@ public enum StoreError: Error, CustomStringConvertible {
     case locked(path: String)
     /// Writing failed: the disk is full, a file size limit was reached, or the device failed.
     case cannotWrite(path: String, detail: String)
+    /// Something that is not a database sits at the path (`what`: "a directory", "a
+    /// device", "a file that is not a SQLite database"…): pokesearch leaves it alone.
+    case notADatabase(path: String, what: String)
+    /// The file cannot be read (its permissions), so it cannot be replaced without losing
+    /// what it holds.
+    case unreadable(path: String, reason: String)
+    /// An interrupted write left a hot journal that only a connection that may write the
+    /// file can roll back.
+    case hotJournal(path: String)
+    /// Another pokesearch holds the writer lock (an ingest swapping its database in).
+    case writerBusy(path: String)
 
     public var description: String {
         switch self {
@@ -30,16 +41,23 @@ public enum StoreError: Error, CustomStringConvertible {
             return "database \(path) is locked by another program (still after 5 s); try again when it has finished"
         case .cannotWrite(let path, let detail):
             return "cannot write \(path): \(detail); free disk space (or raise the file size limit) and try again"
+        case .notADatabase(let path, let what):
+            return "\(path) is \(what), not a pokesearch database; pokesearch leaves it alone: move it away or choose another --db path"
+        case .unreadable(let path, let reason):
+            return "cannot read the database \(path) (\(reason)); pokesearch will not replace what it cannot read: fix its permissions or choose another --db path"
+        case .hotJournal(let path):
+            return "database \(path) has an interrupted write to roll back (\(path)-journal) and cannot be written here; run pokesearch once as a user who can write the file and its directory"
+        case .writerBusy(let path):
+            return "database \(path) is being written by another pokesearch (an ingest swapping in its new database); try again in a moment"
         }
     }
 
-    /// Whether the file itself is at fault (ingest keeps it aside and rebuilds), rather than
-    /// a lock held elsewhere or a failing disk (which a rebuild would not get past).
+    /// Whether the file is a damaged SQLite database (ingest keeps it aside, with its
+    /// journal, and rebuilds), rather than something that is not ours, a lock held elsewhere
+    /// or a failing disk, which stop an ingest.
     public var isDamage: Bool {
-        switch self {
-        case .corrupt, .newerSchema, .notPokesearch, .sqlite: return true
-        case .io, .locked, .cannotWrite: return false
-        }
+        if case .corrupt = self { return true }
+        return false
     }
 
     /// Wraps an error from SQLite, recognising a damaged file, a lock and a failed write.
@@ -47,6 +65,7 @@ public enum StoreError: Error, CustomStringConvertible {
         guard let sqlite = error as? SQLiteError else { return error }
         if sqlite.isCorruption { return StoreError.corrupt(path: path, detail: sqlite.message) }
         if sqlite.isBusy { return StoreError.locked(path: path) }
+        if sqlite.isHotJournalReadOnly { return StoreError.hotJournal(path: path) }
         if sqlite.isWriteFailure { return StoreError.cannotWrite(path: path, detail: sqlite.message) }
         return StoreError.sqlite(sqlite)
     }

@@ -19,7 +19,7 @@ public enum CSVDownload {
         do {
             _ = try pool.map(Converter.csvFiles) { table, connection in
                 let url = "\(root)/\(table).csv"
-                let response = try pool.get(url, validators: nil, connection: connection)
+                let response = try pool.get(url, validators: nil, connection: connection, limit: ResponseLimit.csvTable)
                 guard !response.body.isEmpty else { throw SyncError.badBody(url: url, reason: "empty response, expected a CSV table") }
                 try Data(response.body).write(to: directory.appendingPathComponent("\(table).csv"))
                 progress.step(retries: pool.retries.load(ordering: .relaxed))
@@ -78,7 +78,7 @@ public enum Sprites {
             throw SyncError.badBody(url: jsonURL, reason: "\(slug) has no front sprite (sprites.front_default is null)")
         }
         try SyncError.checkURL(imageURL)
-        let image = try pool.get(imageURL, validators: nil, connection: connection).body
+        let image = try pool.get(imageURL, validators: nil, connection: connection, limit: ResponseLimit.sprite).body
         guard image.starts(with: pngSignature) else {
             throw SyncError.badBody(url: imageURL, reason: "not a PNG image (\(image.count) bytes without the PNG signature)")
         }

@@ -46,6 +46,8 @@ public enum SyncError: Error, CustomStringConvertible, Equatable {
     case badBody(url: String, reason: String)
     case badURL(String)
     case cannotWrite(path: String, reason: String)
+    /// The response (decoded) would be larger than `limitBytes`: refused before it is all read.
+    case tooLarge(url: String, limitBytes: Int)
 
     public var description: String {
         func tries(_ n: Int) -> String { n > 1 ? " (after \(n) attempts)" : "" }
@@ -63,6 +65,8 @@ public enum SyncError: Error, CustomStringConvertible, Equatable {
             return "'\(text)' is not an http:// or https:// URL"
         case .cannotWrite(let path, let reason):
             return "cannot write \(path): \(reason)"
+        case .tooLarge(let url, let limit):
+            return "\(url): the response is larger than \(limit >> 20) MB, more than it can be; refused, nothing written"
         }
     }
 
@@ -71,6 +75,17 @@ public enum SyncError: Error, CustomStringConvertible, Equatable {
             throw SyncError.badURL(text)
         }
     }
+}
+
+/// The most a response may hold once decoded (a gzip body is counted as it inflates, so a
+/// small compressed bomb is refused as soon as it has grown past this), by what it is.
+public enum ResponseLimit {
+    /// A PokeAPI JSON resource (the largest real ones are a few hundred KB).
+    public static let apiResource = 16 << 20
+    /// One of PokeAPI's CSV tables (the largest the converter reads is a few MB).
+    public static let csvTable = 64 << 20
+    /// A sprite: PokeAPI's are a few KB.
+    public static let sprite = 4 << 20
 }
 
 /// What one HTTP exchange gave.
@@ -93,6 +108,11 @@ struct Validators: Sendable {
 private final class TransferBuffer {
     var body: [UInt8] = []
     var headers: [String: String] = [:]
+    let limit: Int
+    /// The body would have passed `limit`: the transfer was stopped.
+    var tooLarge = false
+
+    init(limit: Int) { self.limit = limit }
 }
 
 /// One libcurl easy handle. It keeps its connection (and DNS) cache between requests, so
@@ -112,10 +132,11 @@ final class CurlConnection: @unchecked Sendable {
 
     deinit { pokesearch_curl_easy_cleanup(handle) }
 
-    /// One GET, with the libcurl error message on a transport failure.
-    func get(_ url: String, validators: Validators?) -> Result<HTTPResponse, CurlFailure> {
+    /// One GET of at most `limit` bytes of body, with the libcurl error message on a
+    /// transport failure.
+    func get(_ url: String, validators: Validators?, limit: Int) -> Result<HTTPResponse, CurlFailure> {
         pokesearch_curl_easy_reset(handle)
-        let buffer = TransferBuffer()
+        let buffer = TransferBuffer(limit: limit)
         let context = Unmanaged.passUnretained(buffer).toOpaque()
         var headers: UnsafeMutablePointer<curl_slist>? = nil
         if let etag = validators?.etag { headers = pokesearch_curl_slist_append(headers, "If-None-Match: \(etag)") }
@@ -133,9 +154,16 @@ final class CurlConnection: @unchecked Sendable {
         pokesearch_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(settings.timeout * 1000))
         pokesearch_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
         pokesearch_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(settings.stallSeconds)))
+        // A Content-Length past the limit is refused before any of the body is read; a body
+        // without one (or decoded larger than sent) is stopped by the write callback.
+        pokesearch_curl_setopt_long(handle, CURLOPT_MAXFILESIZE, limit)
         pokesearch_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headers.map { UnsafeMutableRawPointer($0) })
         pokesearch_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             let buffer = Unmanaged<TransferBuffer>.fromOpaque(context!).takeUnretainedValue()
+            guard buffer.body.count + size * count <= buffer.limit else {
+                buffer.tooLarge = true
+                return 0 // stops the transfer (CURLE_WRITE_ERROR)
+            }
             if let data { buffer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size * count)) }
             return size * count
         }
@@ -160,7 +188,8 @@ final class CurlConnection: @unchecked Sendable {
             pokesearch_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, nil)
             guard code != CURLE_OK else { return nil }
             let detail = String(cString: pointer.baseAddress!)
-            return CurlFailure(code: code.rawValue, message: detail.isEmpty ? String(cString: pokesearch_curl_easy_strerror(code)) : detail)
+            return CurlFailure(code: code.rawValue, message: detail.isEmpty ? String(cString: pokesearch_curl_easy_strerror(code)) : detail,
+                               tooLarge: buffer.tooLarge || code == CURLE_FILESIZE_EXCEEDED)
         }
         if let failure { return .failure(failure) }
         var status = 0
@@ -184,6 +213,8 @@ final class CurlConnection: @unchecked Sendable {
 struct CurlFailure: Error {
     var code: UInt32
     var message: String
+    /// The body was larger than the request's limit.
+    var tooLarge = false
 
     /// Timeouts and connections dropped mid-transfer are worth another try; a host that
     /// does not resolve or refuses connections is not.
@@ -205,13 +236,16 @@ final class HTTPPool: Sendable {
     init(settings: HTTPSettings) { self.settings = settings }
 
     /// GET with retries on timeouts, dropped transfers, 429 and 5xx (honouring Retry-After).
-    /// Returns a 2xx or 304 response; anything else is an error.
-    func get(_ url: String, validators: Validators?, connection: CurlConnection) throws -> HTTPResponse {
+    /// Returns a 2xx or 304 response of at most `limit` bytes; anything else is an error.
+    func get(_ url: String, validators: Validators?, connection: CurlConnection,
+             limit: Int = ResponseLimit.apiResource) throws -> HTTPResponse {
         var attempt = 0
         while true {
             attempt += 1
             let wait: Double
-            switch connection.get(url, validators: validators) {
+            switch connection.get(url, validators: validators, limit: limit) {
+            case .failure(let failure) where failure.tooLarge:
+                throw SyncError.tooLarge(url: url, limitBytes: limit)
             case .failure(let failure):
                 guard failure.isTransient, attempt < settings.attempts, !isCancelled else {
                     throw SyncError.transport(url: url, message: failure.message, attempts: attempt)

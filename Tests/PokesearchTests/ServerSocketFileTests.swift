@@ -101,17 +101,7 @@ struct ServerSocketFileTests {
         // What systemd does: bind and listen, then pass the socket as fd 3 with LISTEN_PID.
         let fd = try boundSocket(at: path)
         #expect(listen(fd, 16) == 0)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_adddup2(&actions, fd, 3)
-        let script = "LISTEN_PID=$$ LISTEN_FDS=1 exec \(ServerFixture.binary) serve --db \(ServerFixture.database) --socket /nonexistent/unused.sock"
-        let words: [String] = ["/bin/sh", "-c", script]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        let environment: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + environment).forEach { free($0) } }
-        var pid: pid_t = 0
-        #expect(posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environment) == 0)
-        posix_spawn_file_actions_destroy(&actions)
+        let pid = try spawnServerActivated(by: fd, socketPath: "/nonexistent/unused.sock")
         close(fd)
         let client = try TestClient(path: path)
         #expect(try client.request("PING") == #"{"ok":true}"#)

@@ -138,7 +138,9 @@ struct IngestCommandTests {
 
     @Test func corruptDatabaseExitsThreeWithOneClearLine() throws {
         let path = Fixture.temporaryDirectory("corrupt") + "/pokesearch.sqlite"
-        try Data(repeating: 0x13, count: 65536).write(to: URL(fileURLWithPath: path))
+        // A SQLite header, then garbage (a file without the header is not pokesearch's:
+        // StorageFaultTests.somethingElseAtTheDatabasePathIsLeftAlone).
+        try Data(Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0x13, count: 65536)).write(to: URL(fileURLWithPath: path))
         let run = try pokesearch(["pikachu", "--db", path])
         #expect(run.status == 3)
         #expect(run.stderr.split(separator: "\n").count == 1)
@@ -155,14 +157,7 @@ struct IngestCommandTests {
     /// its favourite, and a reader running meanwhile never sees an error.
     @Test(arguments: [0.05, 0.3, 0.8, 1.5, 2.5, 4.0])
     func killedIngestLeavesThePreviousDatabaseIntact(after seconds: Double) throws {
-        let path = Fixture.copyOfDatabase("kill")
-        try Store(path: path).addFavourite(kind: .pokemon, slug: "mew")
-        let process = Process()
-        process.executableURL = Fixture.binary
-        process.arguments = ["ingest", "--db", path, "--quiet"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (path, process) = try startIngestOfAFavourite("kill")
         let deadline = Date().addingTimeInterval(seconds)
         var readerRuns = 0
         while Date() < deadline {
