@@ -34,14 +34,21 @@ public enum ShowdownAliases {
                 synonyms.append(Synonym(term: words, kind: entity.kind, slug: entity.slug, source: "showdown-compound"))
                 continue
             }
+            // "shelloseast" → "Shellos": Showdown files a cosmetic forme under its species,
+            // PokeAPI has it as an entity of its own, whose slug the nickname already is.
+            if let own = targets.entity(withID: showdownID(entry.alias)), own.slug != entity.slug || own.kind != entity.kind {
+                unmapped.append("\(entry.alias)\t\(entry.target)\t\(entry.section): names \(own.kind):\(own.slug)")
+                continue
+            }
             for term in [entry.alias] + hyphenated(entry.alias, target: entry.target) {
                 synonyms.append(Synonym(term: term, kind: entity.kind, slug: entity.slug, source: "showdown"))
             }
         }
         let report = """
             # Pokémon Showdown aliases (data/aliases.ts) whose target pokesearch-corpus found no
-            # PokeAPI entity for: alias, Showdown's target, the section of aliases.ts. Battle
-            # formats are left out without being listed here.
+            # PokeAPI entity for, or that are themselves another entity's slug run together
+            # (": names kind:slug"): alias, Showdown's target, the section of aliases.ts.
+            # Battle formats are left out without being listed here.
 
             """ + unmapped.map { $0 + "\n" }.joined()
         return (synonyms, report)
@@ -135,6 +142,8 @@ public enum ShowdownAliases {
         struct Candidate { var kind: String; var slug: String; var rank: Int }
         /// kind → Showdown id → the best candidate (a slug before a name, a default form first).
         var byID: [String: [String: Candidate]] = [:]
+        /// Where names' ranks start: after every slug's.
+        static let nameRank = 2_000_000
         /// Pokémon that are not their species' default, by Showdown id of their slug.
         var formIDs: [(id: String, slug: String)] = []
         /// The same forms' slugs as words ("meowstic", "female"), in corpus order.
@@ -164,7 +173,7 @@ public enum ShowdownAliases {
                 let kind = try table.index(of: "kind", in: "\(stem).tsv"), slug = try table.index(of: "slug", in: "\(stem).tsv")
                 let lang = try table.index(of: "lang", in: "\(stem).tsv"), name = try table.index(of: "name", in: "\(stem).tsv")
                 for (order, row) in table.rows.enumerated() where row[lang] == "en" {
-                    add(row[kind], id: showdownID(row[name]), slug: row[slug], rank: 2_000_000 + order)
+                    add(row[kind], id: showdownID(row[name]), slug: row[slug], rank: Self.nameRank + order)
                 }
             }
         }
@@ -173,6 +182,11 @@ public enum ShowdownAliases {
             guard !id.isEmpty else { return }
             if let known = byID[kind]?[id], known.rank <= rank { return }
             byID[kind, default: [:]][id] = Candidate(kind: kind, slug: slug, rank: rank)
+        }
+
+        /// The entity whose slug is `id` once run together, of any kind.
+        func entity(withID id: String) -> Candidate? {
+            byID.keys.sorted().compactMap { byID[$0]?[id] }.first { $0.rank < Self.nameRank }
         }
 
         /// The entity Showdown's `name` is, of `kind` (its section's) if any, else of the one

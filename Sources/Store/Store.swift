@@ -304,11 +304,15 @@ public final class Store {
 
     public func clearHistory() throws { try database.run("DELETE FROM history") }
 
-    /// Copies favourites, history and the HTTP cache from another database (re-ingest).
+    /// Copies favourites, user synonyms, history and the HTTP cache from another database
+    /// (re-ingest).
     public func copyUserData(from old: Store) throws {
         for f in try old.favourites() {
             try database.run("INSERT OR IGNORE INTO favourite (kind, slug, added_at) VALUES (?, ?, ?)",
                              .text(f.kind.rawValue), .text(f.slug), .real(f.addedAt))
+        }
+        for row in try old.userSynonymRows() {
+            try database.run("INSERT OR IGNORE INTO user_synonym (term, kind, slug, added_at) VALUES (?, ?, ?, ?)", row[0], row[1], row[2], row[3])
         }
         for row in try old.database.rows("SELECT query, searched_at FROM history") {
             try database.run("INSERT OR REPLACE INTO history (query, searched_at) VALUES (?, ?)", row[0], row[1])
