@@ -40,14 +40,22 @@ public enum ShowdownAliases {
                 unmapped.append("\(entry.alias)\t\(entry.target)\t\(entry.section): names \(own.kind):\(own.slug)")
                 continue
             }
-            for term in [entry.alias] + hyphenated(entry.alias, target: entry.target) {
+            // "taurospaldeafire": a type's name inside a forme's nickname run together would
+            // make it a Pokémon's name holding "fire" for every search of that type.
+            let variants = hyphenated(entry.alias, target: entry.target)
+            if variants.isEmpty, entity.kind == "pokemon", let type = targets.typeSlugs.first(where: { entry.alias.dropFirst().contains($0) }) {
+                unmapped.append("\(entry.alias)\t\(entry.target)\t\(entry.section): holds the type \(type) inside")
+                continue
+            }
+            for term in [entry.alias] + variants {
                 synonyms.append(Synonym(term: term, kind: entity.kind, slug: entity.slug, source: "showdown"))
             }
         }
         let report = """
             # Pokémon Showdown aliases (data/aliases.ts) whose target pokesearch-corpus found no
-            # PokeAPI entity for, or that are themselves another entity's slug run together
-            # (": names kind:slug"): alias, Showdown's target, the section of aliases.ts.
+            # PokeAPI entity for, that are themselves another entity's slug run together
+            # (": names kind:slug"), or that hold a type's name inside without a hyphen to
+            # set it apart: alias, Showdown's target, the section of aliases.ts.
             # Battle formats are left out without being listed here.
 
             """ + unmapped.map { $0 + "\n" }.joined()
@@ -149,7 +157,13 @@ public enum ShowdownAliases {
         /// The same forms' slugs as words ("meowstic", "female"), in corpus order.
         var formSlugWords: [(words: [String], slug: String)] = []
 
+        /// The types' slugs.
+        var typeSlugs: [String] = []
+
         init(_ tables: CorpusTables) throws {
+            let types = try tables.table("types")
+            let typeSlugColumn = try types.index(of: "slug", in: "types.tsv")
+            typeSlugs = types.rows.map { $0[typeSlugColumn] }
             let pokemon = try tables.table("pokemon")
             let slugColumn = try pokemon.index(of: "slug", in: "pokemon.tsv")
             let defaultColumn = try pokemon.index(of: "is_default", in: "pokemon.tsv")

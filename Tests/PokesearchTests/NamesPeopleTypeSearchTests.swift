@@ -84,3 +84,12 @@ struct NamesPeopleTypeSearchTests {
         #expect(Set(all).count == all.count)
     }
 }
+
+extension Fixture {
+    /// The names an entity is searched by beside its displayed ones: its slug, its forms'
+    /// other names and its shipped synonyms.
+    static func searchedNames(_ kind: Kind, _ slug: String) -> [String] {
+        [slug] + corpus.formNames.filter { $0.kind == kind.rawValue && $0.slug == slug }.map(\.text)
+            + corpus.synonyms.filter { $0.kind == kind.rawValue && $0.slug == slug }.map(\.term)
+    }
+}
