@@ -50,6 +50,19 @@ import Testing
         #expect(run.status == 0 && run.stdout.contains("pokemon:tyranitar") && run.stdout.contains("showdown"))
     }
 
+    /// A running server answers from the index it loaded until RELOAD, then with the
+    /// user's new synonym.
+    @Test func aServerSeesASynonymAfterReload() throws {
+        let harness = try PokedexHarness()
+        defer { harness.remove() }
+        let server = try RunningServer(database: harness.database)
+        let client = try TestClient(path: server.socketPath, timeoutSeconds: 120)
+        #expect(!(try client.request("SEARCH sparky LIMIT(1)")).contains("\"pikachu\""))
+        #expect(harness.run(["synonym", "add", "sparky", "pikachu"]).status == 0)
+        #expect(try client.requestJSON("RELOAD")["ok"] as? Bool == true)
+        #expect(try client.request("SEARCH sparky LIMIT(1)").contains("\"slug\":\"pikachu\""))
+    }
+
     /// A database of schema version 1 gets the synonym tables when opened writable, and
     /// keeps its favourites.
     @Test func version1DatabasesAreMigrated() throws {
