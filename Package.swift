@@ -54,7 +54,8 @@ let package = Package(
                           path: "Benchmarks/pokesearch-bench"),
         .executableTarget(name: "pokesearch-stress", dependencies: ["Catalog", "Query", "Index", "Server", "Locking"], path: "Benchmarks/pokesearch-stress"),
 
-        .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync", "BenchmarkSupport", "Locking", "Terminal"]),
+        .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync", "BenchmarkSupport", "Locking", "Terminal"],
+                    exclude: ["Judged"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,7 +21,8 @@ public struct Documents: Sendable {
     /// is would miss what the newer documents hold.
     /// 2: the species flags (legendary, mythical, baby) are field words.
     /// 3: the capitals Ø Ł Æ Œ Đ Þ Ð fold as their small letters do ("Œil" → "oeil", was "œil").
-    public static let version = 3
+    /// 4: every name people type: forms' other names, slugs, synonyms (`searchedNames`).
+    public static let version = 4
 
     /// What the in-memory index is built from: these documents, and the corpus they were
     /// made from.
@@ -29,7 +30,8 @@ public struct Documents: Sendable {
         IndexInput(entities: entities, names: names, fields: fields, corpus: corpus)
     }
 
-    public init(corpus: Corpus) {
+    /// `userSynonyms`: the user's own (`pokesearch synonym`), beside the corpus's.
+    public init(corpus: Corpus, userSynonyms: [Synonym] = []) {
         // Document order is ranking order: kind, default Pokémon before forms, then id.
         var entities: [Entity] = []
         let pokemon = corpus.pokemon.sorted {
@@ -49,7 +51,13 @@ public struct Documents: Sendable {
             guard let doc = docOf["\(name.kind):\(name.id):\(name.slug)"] else { return nil }
             return (doc, name)
         }
-        names = Self.fold(entityNames)
+        let formNames = corpus.formNames.compactMap { name -> (Int, Name)? in
+            docOf["\(name.kind):\(name.id):\(name.slug)"].map { ($0, name) }
+        }
+        let allFolded = Self.fold(entityNames + formNames + Self.slugNames(entities))
+        let displayed = Array(allFolded[..<entityNames.count])
+        names = displayed + Self.searchedNames(allFolded[entityNames.count...], entities: entities, displayed: displayed,
+                                 synonyms: corpus.synonyms + userSynonyms)
 
         // Field words: the names (in every language) and slugs of what describes a document.
         var vocabularyNames: [String: [String]] = [:]   // "kind:slug" → raw names
@@ -102,6 +110,80 @@ public struct Documents: Sendable {
         self.fields = fields
     }
 
+    /// Every entity's slug as a name ("rotom-wash": "rotom wash", compact "rotomwash").
+    static func slugNames(_ entities: [Entity]) -> [(Int, Name)] {
+        entities.map { e in (e.doc, Name(kind: e.kind.rawValue, id: e.id, slug: e.slug, language: Language.slug, text: e.slug)) }
+    }
+
+    /// The names searched beside the displayed ones (`displayed`, already folded): forms'
+    /// other names and slugs (`extra`, folded), then the names synonyms give
+    /// (`synonymNames`).
+    static func searchedNames(_ extra: ArraySlice<FoldedName>, entities: [Entity], displayed: [FoldedName],
+                              synonyms: [Synonym]) -> [FoldedName] {
+        var names = NewNames(docCount: entities.count, base: displayed)
+        // Form names in their languages before any language-less name.
+        for name in extra where name.language != Language.slug { names.keep(name) }
+        for name in extra where name.language == Language.slug { names.keep(name) }
+        return names.kept + synonymNames(base: displayed + names.kept, entities: entities, synonyms: synonyms)
+    }
+
+    /// The names synonyms give (language `Language.synonym`) beside the `base` names: each
+    /// entity synonym's term as a name of its entity, and each Pokémon's English name, form
+    /// name or slug with a form word swapped for another of its group ("Alolan Raticate":
+    /// "alola raticate"; "nidoran f": "nidoran female").
+    public static func synonymNames(base: [FoldedName], entities: [Entity], synonyms: [Synonym]) -> [FoldedName] {
+        var names = NewNames(docCount: entities.count, base: base)
+        var docOf: [String: Int] = [:]
+        for e in entities.reversed() { docOf["\(e.kind.rawValue):\(e.slug)"] = e.doc }
+        var groups: [String: Set<String>] = [:]       // group head → its words, folded
+        for synonym in synonyms {
+            if synonym.kind == Synonym.wordKind {
+                let head = Folding.fold(synonym.slug)
+                groups[head, default: [head]].insert(Folding.fold(synonym.term))
+            } else if let doc = docOf["\(synonym.kind):\(synonym.slug)"] {
+                names.keep(FoldedName(doc: doc, language: Language.synonym, raw: synonym.term))
+            }
+        }
+        var alternatives: [String: [String]] = [:]   // word → the other words of its group
+        for words in groups.values {
+            for word in words where !word.isEmpty && !Folding.hasSeveralWords(word) {
+                alternatives[word, default: []] += words.filter { $0 != word && !$0.isEmpty }.sorted()
+            }
+        }
+        for name in base where (name.language == "en" || name.language == Language.slug)
+            && name.doc < entities.count && entities[name.doc].kind == .pokemon {
+            let words = Folding.words(name.folded).map(String.init)
+            for (position, word) in words.enumerated() {
+                for alternative in alternatives[word] ?? [] {
+                    var swapped = words
+                    swapped[position] = alternative
+                    names.keep(FoldedName(doc: name.doc, language: Language.synonym, raw: swapped.joined(separator: " ")))
+                }
+            }
+        }
+        return names.kept
+    }
+
+    /// Names added to documents once each: one a document already has (as written, or as
+    /// another name's compact form) is left out.
+    struct NewNames {
+        var known: [Set<String>]
+        var kept: [FoldedName] = []
+
+        init(docCount: Int, base: [FoldedName]) {
+            known = Array(repeating: [], count: docCount)
+            for name in base where name.doc < docCount { known[name.doc].insert(name.folded); known[name.doc].insert(name.compact) }
+        }
+
+        mutating func keep(_ name: FoldedName) {
+            // "rotom w" stays beside "rotomw": its words match where the compact cannot.
+            guard name.doc < known.count, !name.folded.isEmpty, !known[name.doc].contains(name.folded) else { return }
+            known[name.doc].insert(name.folded)
+            known[name.doc].insert(name.compact)
+            kept.append(name)
+        }
+    }
+
     /// Folds names on every core: ICU folding and transliteration dominate ingest time.
     static func fold(_ names: [(Int, Name)]) -> [FoldedName] {
         let chunks = max(1, min(16, names.count / 2000))
@@ -117,7 +199,12 @@ public struct Documents: Sendable {
     /// The text FTS5 indexes for each document's names: every distinct folded name,
     /// compact form and transliteration, one per line. The trigram tokenizer reads the
     /// newlines too, so no query (which never holds one) matches across two names.
-    public var fullTextNames: [(doc: Int, text: String)] {
+    public var fullTextNames: [(doc: Int, text: String)] { Self.fullText(of: names) }
+
+    /// The full text of `names`, one row a document, as `fullTextNames` gives it.
+    public static func fullText(of names: [FoldedName]) -> [(doc: Int, text: String)] {
+        // A document's searched names come after every displayed one: grouped here (stably).
+        let names = names.sorted { $0.doc < $1.doc }
         var rows: [(doc: Int, text: String)] = []
         var current = -1
         var forms: [String] = []

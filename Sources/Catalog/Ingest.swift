@@ -36,11 +36,14 @@ public enum Ingest {
             removeLeftovers(of: path)
             // Refused before any work: what is at the path must be ours to replace.
             var previous = try Previous.open(path)
+            // The user's synonyms are names of the new documents.
+            let userSynonyms: [Synonym]
+            if case .readable(let old, _) = previous { userSynonyms = (try? old.userSynonyms()) ?? [] } else { userSynonyms = [] }
             // The database's writes are one thread's work, on this one; folding the names and
             // then building the index are done on others meanwhile (ICU's transliteration
             // leaves a core idle, SQLite another): about a fifth of an ingest.
             progress?("folding \(corpus.names.count) names")
-            let folding = Pending { Documents(corpus: corpus) }
+            let folding = Pending { Documents(corpus: corpus, userSynonyms: userSynonyms) }
             let temporary = path + ".ingest-\(getpid())"
             var carried = 0
             do {
@@ -147,7 +150,7 @@ public enum Ingest {
     /// A stable identifier of the corpus content: FNV-1a over its tables.
     public static func corpusVersion(_ tables: CorpusTables) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for stem in CorpusTables.fileStems {
+        for stem in CorpusTables.allStems {
             guard let table = tables.tables[stem] else { continue }
             for byte in TSV.encode(table).utf8 {
                 hash ^= UInt64(byte)

@@ -14,6 +14,15 @@ public enum Converter {
         "pokemon_habitats", "pokemon_habitat_names", "pokemon_shapes",
     ]
 
+    /// `convert`, with the synonyms of Pokémon Showdown's `aliases.ts` (its text) when
+    /// given: the corpus, and the report of the nicknames that name nothing in it.
+    public static func convert(csvDirectory directory: URL, showdownAliases: String?) throws -> (tables: CorpusTables, unmapped: String) {
+        var tables = try convert(csvDirectory: directory)
+        let showdown = try showdownAliases.map { try ShowdownAliases.synonyms(from: $0, corpus: tables) }
+        tables.tables["synonyms"] = Synonyms.table(FormWords.synonyms + (showdown?.synonyms ?? []))
+        return (tables, showdown?.report ?? "")
+    }
+
     public static func convert(csvDirectory directory: URL) throws -> CorpusTables {
         var reader = Reader(directory: directory)
         return try reader.convert()
@@ -67,6 +76,8 @@ private struct Reader {
             "pokemon": pokemon, "species": species, "evolutions": evolutions, "moves": moves, "items": items,
             "abilities": abilities, "types": types, "type_efficacy": efficacy, "vocab": vocab.table(),
             "names": names.table(),
+            "form_names": try FormNameTable.build(languages: languages) { try csv($0) },
+            "synonyms": Synonyms.table(FormWords.synonyms),
         ])
     }
 
@@ -136,16 +147,8 @@ private struct Reader {
         }
         // Names: species names for default Pokémon; a form's own Pokémon name ("Mega
         // Charizard X") otherwise, else the species name with the form name.
-        var speciesNames: [Int: [Int: String]] = [:]
-        for row in try csv("pokemon_species_names").records {
-            guard let id = row.int("pokemon_species_id"), let lang = row.int("local_language_id"), !row["name"].isEmpty else { continue }
-            speciesNames[id, default: [:]][lang] = row["name"]
-        }
-        var formNames: [Int: [Int: (form: String, pokemon: String)]] = [:]
-        for row in try csv("pokemon_form_names").records {
-            guard let id = row.int("pokemon_form_id"), let lang = row.int("local_language_id") else { continue }
-            formNames[id, default: [:]][lang] = (row["form_name"], row["pokemon_name"])
-        }
+        let speciesNames = FormNameTable.speciesNames(try csv("pokemon_species_names"))
+        let formNames = FormNameTable.formNames(try csv("pokemon_form_names"))
         let forms = try csv("pokemon_forms")
         try forms.require("id", "identifier", "form_identifier", "pokemon_id", "is_default", "is_battle_only", "is_mega")
         var pokemonSlugs: [Int: String] = [:]
@@ -399,11 +402,16 @@ public struct NameCollector {
     public init(languages: [Int: String]) { self.languages = languages }
 
     public mutating func add(kind: String, id: Int, slug: String, order: Int, language: Int, name: String) {
-        let clean = name.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
-            .replacingOccurrences(of: "\r", with: "").trimmingCharacters(in: .whitespaces)
+        let clean = Self.clean(name)
         guard !clean.isEmpty, let code = languages[language] else { return }
         let kindOrder = Self.kindOrder.firstIndex(of: kind) ?? Self.kindOrder.count
         entries.append((kindOrder, order, slug, language, [kind, String(id), slug, code, clean]))
+    }
+
+    /// A name as a TSV field: no TAB or line break inside, no spaces around.
+    static func clean(_ name: String) -> String {
+        name.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
+            .replacingOccurrences(of: "\r", with: "").trimmingCharacters(in: .whitespaces)
     }
 
     public func table() -> Table {

@@ -70,6 +70,14 @@ extension Corpus {
             guard Language.index(of: language) != nil else { throw r.error("unknown language '\(language)'") }
             return Name(kind: try r.text("kind"), id: try r.int("id"), slug: try r.text("slug"), language: language, text: try r.text("name"))
         }
+        formNames = try reader.rows(tables, "form_names") { r in
+            let language = try r.text("lang")
+            guard Language.index(of: language) != nil else { throw r.error("unknown language '\(language)'") }
+            return Name(kind: try r.text("kind"), id: try r.int("id"), slug: try r.text("slug"), language: language, text: try r.text("name"))
+        }
+        synonyms = try reader.rows(tables, "synonyms") { r in
+            Synonym(term: try r.text("term"), kind: try r.text("kind"), slug: try r.text("slug"), source: try r.text("source"))
+        }
     }
 
     /// The index numbers types, colours and habitats by slug in one byte each, and looks

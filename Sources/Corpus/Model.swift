@@ -35,6 +35,34 @@ public enum Language {
     public static let codes = ["en", "fr", "de", "es", "it", "ja", "ja-hrkt", "ja-roma", "ko", "zh-hans", "zh-hant",
                                "cs", "pt-br", "es-419"]
     public static func index(of code: String) -> Int? { codes.firstIndex(of: code.lowercased()) }
+
+    /// The codes of names that are no language's and match alike whatever the display
+    /// language: an entity's slug (`rotom-wash`) and its synonyms (`ttar`, a user's own,
+    /// a name with a form word swapped, "Alola Raticate"). They are searched, never shown.
+    public static let slug = "slug"
+    public static let synonym = "synonym"
+    public static let neutralCodes: Set<String> = [slug, synonym]
+}
+
+/// An alternative name from corpus/synonyms.tsv or a user: `term` also finds the entity
+/// `kind`:`slug`; of kind `word`, the word `term` stands for the word `slug` in every
+/// Pokémon's name and the other way round (form words: "alola" and "alolan").
+public struct Synonym: Sendable, Equatable, Hashable {
+    public var term: String
+    public var kind: String
+    public var slug: String
+    /// Where it comes from: `showdown` (Pokémon Showdown's nicknames), `showdown-compound`
+    /// (its names split into words, "Thunder bolt"), `form-word`, or `user`.
+    public var source: String
+
+    public static let wordKind = "word"
+
+    public init(term: String, kind: String, slug: String, source: String) {
+        self.term = term
+        self.kind = kind
+        self.slug = slug
+        self.source = source
+    }
 }
 
 public struct Stats: Sendable, Equatable, Codable {
@@ -133,6 +161,14 @@ public struct Name: Sendable, Equatable {
     public var slug: String
     public var language: String
     public var text: String
+
+    public init(kind: String, id: Int, slug: String, language: String, text: String) {
+        self.kind = kind
+        self.id = id
+        self.slug = slug
+        self.language = language
+        self.text = text
+    }
 }
 
 /// The whole bundled (or converted, or synced) data set, typed.
@@ -149,10 +185,16 @@ public struct Corpus: Sendable {
     /// Vocabulary group → id → slug (colours, habitats, generations, …).
     public var vocabulary: [String: [Int: String]]
     public var names: [Name]
+    /// More names of Pokémon and forms, searched but never displayed: a form's full name
+    /// beside its species name ("Zero Form Palafin"), the species name with the form's
+    /// ("Cherrim (Overcast Form)").
+    public var formNames: [Name]
+    /// Shipped synonyms (Showdown's nicknames, form words).
+    public var synonyms: [Synonym]
 
     public init(pokemon: [Pokemon], species: [Species], evolutions: [Evolution], moves: [Move], items: [Item],
                 abilities: [Ability], types: [PokemonType], typeEfficacy: [String: [String: Int]],
-                vocabulary: [String: [Int: String]], names: [Name]) {
+                vocabulary: [String: [Int: String]], names: [Name], formNames: [Name] = [], synonyms: [Synonym] = []) {
         self.pokemon = pokemon
         self.species = species
         self.evolutions = evolutions
@@ -163,6 +205,8 @@ public struct Corpus: Sendable {
         self.typeEfficacy = typeEfficacy
         self.vocabulary = vocabulary
         self.names = names
+        self.formNames = formNames
+        self.synonyms = synonyms
     }
 }
 

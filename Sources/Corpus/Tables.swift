@@ -33,7 +33,19 @@ public struct CorpusTables: Sendable, Equatable {
         "type_efficacy", "vocab", "names",
     ]
 
+    /// Tables a corpus may lack, read as empty when it does: a corpus written before them,
+    /// or one made by the live-API sync (which has no Showdown nicknames). Written after
+    /// `fileStems`.
+    public static let optionalStems: [String: [String]] = [
+        "form_names": ["kind", "id", "slug", "lang", "name"],
+        "synonyms": ["term", "kind", "slug", "source"],
+    ]
+
+    /// Every table of a corpus, the optional ones last.
+    public static var allStems: [String] { fileStems + optionalStems.keys.sorted() }
+
     public func table(_ stem: String) throws -> Table {
+        if tables[stem] == nil, let columns = Self.optionalStems[stem] { return Table(columns: columns) }
         guard let table = tables[stem] else { throw CorpusError.missingFile("\(stem).tsv") }
         return table
     }
@@ -102,9 +114,12 @@ public enum TSV {
     /// Reads every corpus table from a directory such as `corpus/`.
     public static func readCorpus(from directory: URL) throws -> CorpusTables {
         var tables: [String: Table] = [:]
-        for stem in CorpusTables.fileStems {
+        for stem in CorpusTables.allStems {
             let url = directory.appendingPathComponent("\(stem).tsv")
-            guard FileManager.default.fileExists(atPath: url.path) else { throw CorpusError.missingFile(url.path) }
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                if CorpusTables.optionalStems[stem] != nil { continue }
+                throw CorpusError.missingFile(url.path)
+            }
             // An empty file is not read: Foundation's file reading leaks its 4 KiB buffer on
             // one (LeakSanitizer, Swift 6.3 on Linux).
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
@@ -122,7 +137,7 @@ public enum TSV {
     /// Writes every table into `directory`, byte-for-byte deterministic.
     public static func writeCorpus(_ corpus: CorpusTables, to directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for stem in CorpusTables.fileStems {
+        for stem in CorpusTables.allStems {
             let table = try corpus.table(stem)
             try Data(encode(table).utf8).write(to: directory.appendingPathComponent("\(stem).tsv"), options: .atomic)
         }

@@ -143,8 +143,10 @@ public enum IndexBuilder {
         // Display names, grouped by document.
         var namesByDoc = [[(UInt8, String)]](repeating: [], count: docCount)
         for name in input.names {
-            guard name.doc < docCount, let language = Language.index(of: name.language) else { continue }
-            namesByDoc[name.doc].append((UInt8(language), name.raw))
+            // One display name a language, the first: later ones (a form's other names) are searched only.
+            guard name.doc < docCount, let language = Language.index(of: name.language).map(UInt8.init),
+                  !namesByDoc[name.doc].contains(where: { $0.0 == language }) else { continue }
+            namesByDoc[name.doc].append((language, name.raw))
         }
         var nameStart: [UInt32] = [0]
         var nameLanguage: [UInt8] = []

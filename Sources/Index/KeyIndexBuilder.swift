@@ -45,10 +45,12 @@ enum KeyIndexBuilder {
             }
         }
         for name in names {
-            guard name.doc < docCount, let language = Language.index(of: name.language) else { continue }
-            addName(name.folded, name.compact, doc: name.doc, language: UInt32(language), transliterated: false)
+            // A slug or synonym is no language's: it ranks as a name in the display language.
+            guard name.doc < docCount, let language = Language.index(of: name.language).map(UInt32.init)
+                    ?? (Language.neutralCodes.contains(name.language) ? Posting.noLanguage : nil) else { continue }
+            addName(name.folded, name.compact, doc: name.doc, language: language, transliterated: false)
             if let translit = name.translit, translit != name.folded {
-                addName(translit, Folding.compact(translit), doc: name.doc, language: UInt32(language), transliterated: true)
+                addName(translit, Folding.compact(translit), doc: name.doc, language: language, transliterated: true)
             }
         }
         for field in fields where field.doc < docCount {

@@ -12,7 +12,7 @@ import Glibc
 public enum PokesearchCommand {
     public static let version = "0.1.0"
 
-    static let commands = ["search", "complete", "show", "random", "ingest", "serve", "fav", "history", "sprite", "interactive", "help"]
+    static let commands = ["search", "complete", "show", "random", "ingest", "serve", "fav", "synonym", "history", "sprite", "interactive", "help"]
 
     public static func main() -> Never {
         signal(SIGPIPE, SIG_IGN)
@@ -85,6 +85,7 @@ public enum PokesearchCommand {
         case "show": return try ShowCommand.run(context)
         case "random": return try RandomCommand.run(context)
         case "fav": return try FavCommand.run(context)
+        case "synonym": return try SynonymCommand.run(context)
         case "history": return try HistoryCommand.run(context)
         case "sprite": return try SpriteCommand.run(context)
         case "serve": return try ServeCommand.run(context)

@@ -12,6 +12,8 @@ enum Help {
                                               (re)build the database (bundled corpus by default)
           pokesearch serve [--socket PATH]    run the line-protocol server
           pokesearch fav [add|remove NAME]    favourites
+          pokesearch synonym add TERM NAME... | remove TERM | list [TERM]
+                                              your own synonyms (TERM also finds NAME)
           pokesearch history [--clear]        recent searches, newest first
           pokesearch sprite NAME              download and cache the sprite; prints its path
           pokesearch -i | interactive [QUERY] search as you type, full screen (Ctrl-O prints the pick)
@@ -30,6 +32,7 @@ enum Help {
         query language (every term must match):
           fire dragon      words match names (prefix, substring, compact "mrmime"), types,
                            abilities, genus, colour, habitat; typos tolerated
+          rotom-wash rotomwash ttar zardx   slugs, Showdown nicknames and your synonyms are names
           "mr mime"        a phrase              -term, -type:flying    negation
           *meleon ee?ee    wildcards             25                    an id, in every kind
           kind:move move:pound type:fire ability:levitate gen:1 color:red habitat:cave
@@ -48,6 +51,7 @@ enum Help {
         "random": "pokesearch random [--kind K] [--json]\n  One entity picked uniformly at random (among one kind with --kind).",
         "serve": "pokesearch serve [--socket PATH] [--idle-timeout SECONDS] [--request-timeout SECONDS] [--max-connections N]\n  Runs the line-protocol server on a Unix socket (see docs/PROTOCOL.md): --socket, else $POKESEARCH_SOCKET,\n  else $XDG_RUNTIME_DIR/pokesearch.sock, else /tmp/pokesearch-$UID.sock. SIGHUP reloads the index.\n  Defaults: idle timeout 300 s, 10 s for a request line to arrive whole, 1024 connections. `search` and `complete` use a running server (--no-server: never).",
         "fav": "pokesearch fav [add|remove NAME] [--json]\n  Favourites; with no words, lists them. `is:fav` filters searches to them.",
+        "synonym": "pokesearch synonym add TERM NAME... | remove TERM | list [TERM]\n  Your own synonyms, kept across ingests like favourites: TERM then finds what NAME names (a name, slug or\n  id as `show` takes them; several NAMEs for several entities) and ranks as its whole name. A NAME that names\n  nothing is refused (exit 1). `list` shows yours; `list TERM` every synonym written TERM, shipped ones too\n  (Pokémon Showdown's nicknames such as ttar, lando-t, zardx; form words such as alolan/alola, gmax/gigantamax).\n  A running server sees a change after RELOAD (or SIGHUP).",
         "history": "pokesearch history [--clear] [--json]\n  Recent searches and completions, newest first (the last 50). POKESEARCH_NO_HISTORY=1 turns recording off.",
         "sprite": "pokesearch sprite NAME [--force] [--api URL]\n  Downloads the Pokémon's front sprite once into $XDG_CACHE_HOME/pokesearch/sprites/ and prints its path;\n  --force downloads it again. NAME is a slug or a name (the top Pokémon found).",
         "interactive": "pokesearch -i | pokesearch interactive [QUERY] [--kind K] [--lang L]\n  Search as you type on the whole terminal. Up/Down (Ctrl-P/N), PageUp/PageDown move; Enter opens the page, Esc or q goes back;\n  Tab cycles the kind shown; Ctrl-F toggles the favourite; Ctrl-O prints the chosen slug on stdout and exits (`show \"$(pokesearch -i)\"`);\n  Ctrl-C, or Esc on an empty query, quits. Draws on /dev/tty, so stdout may be a pipe.",

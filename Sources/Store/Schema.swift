@@ -5,7 +5,8 @@
 /// searchable thing (its `doc` is the in-memory index's document number, in ranking
 /// order); `name` holds each name raw and in its folded forms.
 enum Schema {
-    static let version = 1
+    /// 2: the corpus's `form_names` and `synonyms` tables, and the user's `user_synonym`.
+    static let version = 2
 
     /// Corpus table → its columns with SQL types, in corpus file order.
     static let corpusTables: [(name: String, columns: [(String, String)])] = [
@@ -29,7 +30,22 @@ enum Schema {
         ("type_efficacy", [("attacking", "TEXT"), ("defending", "TEXT"), ("factor", "INTEGER")]),
         ("vocab", [("group", "TEXT"), ("id", "INTEGER"), ("slug", "TEXT")]),
         ("names", [("kind", "TEXT"), ("id", "INTEGER"), ("slug", "TEXT"), ("lang", "TEXT"), ("name", "TEXT")]),
+        ("form_names", [("kind", "TEXT"), ("id", "INTEGER"), ("slug", "TEXT"), ("lang", "TEXT"), ("name", "TEXT")]),
+        ("synonyms", [("term", "TEXT"), ("kind", "TEXT"), ("slug", "TEXT"), ("source", "TEXT")]),
     ]
+
+    /// The user's synonyms: `term` also finds the entity `kind`:`slug` (kept across ingests
+    /// like favourites).
+    static let userSynonymTable = """
+        CREATE TABLE user_synonym (
+            term     TEXT NOT NULL,
+            kind     TEXT NOT NULL,
+            slug     TEXT NOT NULL,
+            added_at REAL NOT NULL,
+            PRIMARY KEY (term, kind, slug)
+        );
+
+        """
 
     /// The statements that create version `version` from an empty database.
     static var create: String {
@@ -53,6 +69,7 @@ enum Schema {
             );
             CREATE INDEX folded_name_doc ON folded_name (doc);
             CREATE TABLE favourite (kind TEXT NOT NULL, slug TEXT NOT NULL, added_at REAL NOT NULL, PRIMARY KEY (kind, slug));
+            \(userSynonymTable)
             CREATE TABLE history (query TEXT PRIMARY KEY, searched_at REAL NOT NULL);
             CREATE TABLE http_cache (
                 url TEXT PRIMARY KEY, etag TEXT, last_modified TEXT, body BLOB NOT NULL, fetched_at REAL NOT NULL
@@ -94,7 +111,13 @@ enum Schema {
 
     /// Migrations from version N to N+1, applied in order on open. Version 1 is the first;
     /// a later version appends its ALTER/CREATE statements here.
-    static let migrations: [Int: String] = [:]
+    static let migrations: [Int: String] = [
+        1: """
+            CREATE TABLE form_names ("kind" TEXT, "id" INTEGER, "slug" TEXT, "lang" TEXT, "name" TEXT);
+            CREATE TABLE synonyms ("term" TEXT, "kind" TEXT, "slug" TEXT, "source" TEXT);
+            \(userSynonymTable)
+            """,
+    ]
 }
 
 /// The lookups entity details are read with (`Store.corpusRows`, `DetailReader`): each a

@@ -323,16 +323,20 @@ public final class Store {
 
     public func clearHistory() throws { try database.run("DELETE FROM history") }
 
-    /// Copies favourites, history and the HTTP cache from another database (re-ingest).
+    /// Copies favourites, user synonyms and history from another database (re-ingest, at
+    /// its swap: the HTTP cache was copied before a sync's fresh responses were written, which
+    /// the old ones must not replace).
     public func copyUserData(from old: Store) throws {
         for f in try old.favourites() {
             try database.run("INSERT OR IGNORE INTO favourite (kind, slug, added_at) VALUES (?, ?, ?)",
                              .text(f.kind.rawValue), .text(f.slug), .real(f.addedAt))
         }
+        for row in try old.userSynonymRows() {
+            try database.run("INSERT OR IGNORE INTO user_synonym (term, kind, slug, added_at) VALUES (?, ?, ?, ?)", row[0], row[1], row[2], row[3])
+        }
         for row in try old.database.rows("SELECT query, searched_at FROM history") {
             try database.run("INSERT OR REPLACE INTO history (query, searched_at) VALUES (?, ?)", row[0], row[1])
         }
-        try copyHTTPCache(from: old)
     }
 }
 

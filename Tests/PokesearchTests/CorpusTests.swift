@@ -89,12 +89,15 @@ struct CorpusTests {
 
     @Test(.enabled(if: Fixture.hasSharedCSV, "../shared/pokeapi-csv is not on this machine: converter check skipped"))
     func converterReproducesTheBundledCorpusByteForByte() throws {
-        let tables = try Converter.convert(csvDirectory: Fixture.sharedCSV)
-        for stem in CorpusTables.fileStems {
+        let aliases = try String(contentsOf: Fixture.showdownAliases, encoding: .utf8)
+        let (tables, unmapped) = try Converter.convert(csvDirectory: Fixture.sharedCSV, showdownAliases: aliases)
+        for stem in CorpusTables.allStems {
             let written = TSV.encode(try tables.table(stem))
             let committed = try String(contentsOf: Fixture.corpusDirectory.appendingPathComponent("\(stem).tsv"), encoding: .utf8)
             #expect(written == committed, "corpus/\(stem).tsv differs from the converter's output")
         }
+        let report = try String(contentsOf: Fixture.corpusDirectory.appendingPathComponent("synonyms-unmapped.txt"), encoding: .utf8)
+        #expect(unmapped == report, "corpus/synonyms-unmapped.txt differs from the converter's report")
     }
 
     @Test func tsvRoundTripsAndReportsBadRows() throws {

@@ -14,7 +14,12 @@ enum Fixture {
     static let corpusDirectory = root.appendingPathComponent("corpus")
     /// PokeAPI's CSV tables beside the checkout, when this machine has them.
     static let sharedCSV = root.deletingLastPathComponent().appendingPathComponent("shared/pokeapi-csv")
-    static var hasSharedCSV: Bool { FileManager.default.fileExists(atPath: sharedCSV.appendingPathComponent("pokemon.csv").path) }
+    static var hasSharedCSV: Bool {
+        FileManager.default.fileExists(atPath: sharedCSV.appendingPathComponent("pokemon.csv").path)
+            && FileManager.default.fileExists(atPath: showdownAliases.path)
+    }
+    /// Pokémon Showdown's nicknames beside the checkout (the converter's synonyms).
+    static let showdownAliases = root.deletingLastPathComponent().appendingPathComponent("shared/showdown/aliases.ts")
     /// The `pokesearch` of the build running these tests (beside the test bundle: the debug
     /// build, or a sanitizer build under its own --build-path), else the debug build.
     static let binary: URL = {

@@ -244,11 +244,11 @@ final class InteractiveSession {
         }
         do {
             if favourites.contains(doc) {
-                try WriterLock.withLock(databasePath: context.databasePath) { _ = try catalog.store.removeFavourite(kind: kind, slug: slug) }
+                _ = try catalog.write { try $0.removeFavourite(kind: kind, slug: slug) }
                 favourites.remove(doc)
                 message = "removed \(name) from favourites"
             } else {
-                try WriterLock.withLock(databasePath: context.databasePath) { try catalog.store.addFavourite(kind: kind, slug: slug) }
+                try catalog.write { try $0.addFavourite(kind: kind, slug: slug) }
                 favourites.insert(doc)
                 message = "added \(name) to favourites"
             }

@@ -1,0 +1,92 @@
+import Corpus
+import Foundation
+import Testing
+
+/// The corpus side of "every name people type": forms' other names and synonyms.
+@Suite("Corpus: form names and synonyms")
+struct NamesPeopleTypeCorpusTests {
+    let corpus = Fixture.corpus
+
+    func formNames(_ slug: String, _ language: String) -> [String] {
+        corpus.formNames.filter { $0.slug == slug && $0.language == language }.map(\.text)
+    }
+
+    @Test func defaultFormsHaveTheirFullNamesInEveryLanguage() {
+        #expect(formNames("palafin-zero", "en") == ["Zero Form Palafin"])
+        #expect(formNames("flabebe", "en") == ["Red Flabébé", "Flabébé (Red Flower)"])
+        #expect(formNames("tornadus-incarnate", "en").contains("Incarnate Tornadus"))
+        #expect(formNames("indeedee-male", "en") == ["Male Indeedee"])
+        #expect(formNames("cherrim", "en") == ["Overcast Cherrim", "Cherrim (Overcast Form)"])
+        #expect(formNames("wishiwashi-solo", "fr") == ["Froussardine Forme Solitaire"])
+        #expect(formNames("cherrim", "ja") == ["チェリム (ネガフォルム)"])
+        // What names.tsv already has is not repeated: Wash Rotom's form name is its name.
+        #expect(formNames("rotom-wash", "en").isEmpty)
+    }
+
+    func synonym(_ term: String) -> [String] {
+        corpus.synonyms.filter { $0.term == term }.map { "\($0.kind):\($0.slug)" }
+    }
+
+    @Test func showdownNicknamesNameTheirPokeAPIEntities() {
+        #expect(synonym("ttar") == ["pokemon:tyranitar"])
+        #expect(synonym("landot") == ["pokemon:landorus-therian"])
+        #expect(synonym("lando-t") == ["pokemon:landorus-therian"])
+        #expect(synonym("zardx") == ["pokemon:charizard-mega-x"])
+        #expect(synonym("rotom-w") == ["pokemon:rotom-wash"])
+        // Formes Showdown names otherwise than PokeAPI.
+        #expect(synonym("ndm") == ["pokemon:necrozma-dusk"])
+        #expect(synonym("wetbull") == ["pokemon:tauros-paldea-aqua-breed"])
+        #expect(synonym("taurospaldea") == ["pokemon:tauros-paldea-combat-breed"])
+        // A forme's nickname holding a type's name run together is left out: "fire" would
+        // find it as a name for every search of fire Pokémon.
+        #expect(synonym("taurospaldeafire").isEmpty && synonym("genesectfire").isEmpty)
+        #expect(synonym("meowsticfemale") == ["pokemon:meowstic-female"])
+        // Moves, items, abilities by their sections; a name split in words.
+        #expect(synonym("tbolt").allSatisfy { $0 == "move:thunderbolt" })
+        #expect(synonym("Thunder bolt") == ["move:thunderbolt"])
+        #expect(synonym("bproof") == ["ability:bulletproof"])
+        // No battle format is a synonym.
+        #expect(synonym("randbats").isEmpty && synonym("ou").isEmpty)
+    }
+
+    @Test func formWordsAreShippedGroups() {
+        #expect(synonym("alolan") == ["word:alola"])
+        #expect(synonym("gigantamax") == ["word:gmax"])
+        #expect(Set(corpus.synonyms.filter { $0.kind == "word" && $0.slug == "female" }.map(\.term)) == ["f", "♀"])
+    }
+
+    @Test func aliasesParseSkipFormatsAndReportWhatNamesNothing() throws {
+        let text = """
+            export const Aliases: import('../sim/dex').AliasesTable = {
+            \t// formats
+            \trandbats: "[Gen 9] Random Battle",
+            \t// mega evos --- 1st ordered
+            \tzardx: "Charizard-Mega-X",
+            \t// Pokéstar Studios --- 1st ordered
+            \tufo: "Pokestar UFO",
+            \t// items --- 1st ordered
+            \t"lefties": 'Leftovers',
+            \t// moves --- ordered
+            \tpsychic: "Psychic",
+            };
+            export const CompoundWordNames = [
+            \t// moves
+            \t'Thunder-bolt',
+            ];
+            """
+        let (synonyms, report) = try ShowdownAliases.synonyms(from: text, corpus: Fixture.corpusTables)
+        #expect(synonyms.map { "\($0.term)=\($0.kind):\($0.slug)" }
+                == ["zardx=pokemon:charizard-mega-x", "zard-x=pokemon:charizard-mega-x", "lefties=item:leftovers",
+                    "psychic=move:psychic", "Thunder bolt=move:thunderbolt"])
+        #expect(report.hasSuffix("ufo\tPokestar UFO\tpokéstar studios\n"))
+        #expect(!report.contains("randbats"))
+    }
+
+    @Test func aCorpusWithoutTheOptionalTablesReadsAsHavingNone() throws {
+        var tables = Fixture.corpusTables
+        tables.tables["synonyms"] = nil
+        tables.tables["form_names"] = nil
+        let bare = try Corpus(tables: tables)
+        #expect(bare.synonyms.isEmpty && bare.formNames.isEmpty && bare.pokemon.count == corpus.pokemon.count)
+    }
+}
