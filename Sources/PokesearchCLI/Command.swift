@@ -18,8 +18,9 @@ public enum PokesearchCommand {
         signal(SIGPIPE, SIG_IGN)
         let environment = processEnvironment()
         let output = Output(environment: environment)
-        let status: Int32
+        var status: Int32
         do {
+            try checkUTF8(environment: environment)
             status = try run(Array(CommandLine.arguments.dropFirst()), environment: environment, output: output)
         } catch let error as CLIError {
             output.flush()
@@ -43,7 +44,37 @@ public enum PokesearchCommand {
             exit(3)
         }
         output.flush()
+        if let failure = output.writeFailure {
+            Output.error(failure)
+            status = 3
+        }
         exit(status)
+    }
+
+    /// Text that is not UTF-8 would be read with its bad bytes replaced (a query searched
+    /// without them, a database path rewritten into another): refused, naming where it is.
+    static func checkUTF8(environment: [String: String]) throws {
+        for position in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[position], String(validatingCString: raw) == nil else { continue }
+            throw CLIError.usage("argument \(position) ('\(showingBytes(raw))') is not valid UTF-8; pokesearch reads only UTF-8 text")
+        }
+        // The variables that name the database's path, in the order they are read.
+        var entry = environ
+        while let pointer = entry.pointee {
+            entry += 1
+            guard String(validatingCString: pointer) == nil else { continue }
+            let name = String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)).prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self)
+            if ["POKESEARCH_DB", "XDG_DATA_HOME", "XDG_CACHE_HOME", "HOME", "POKESEARCH_SOCKET", "POKESEARCH_LANG"].contains(name) {
+                throw CLIError.usage("$\(name) ('\(showingBytes(pointer))') is not valid UTF-8; set it to a UTF-8 path or unset it")
+            }
+        }
+    }
+
+    /// A C string with its bytes that are not printable ASCII shown as `\xNN`.
+    static func showingBytes(_ text: UnsafePointer<CChar>) -> String {
+        UnsafeRawBufferPointer(start: text, count: strlen(text)).map { byte in
+            (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16, uppercase: true)
+        }.joined()
     }
 
     /// The environment, read from `environ` (the first of a name's entries, as `getenv`
@@ -61,8 +92,24 @@ public enum PokesearchCommand {
         return environment
     }
 
+    /// The options each command takes besides --db, --color, --help and --version (a
+    /// command not listed takes any).
+    static let options: [String: Set<String>] = [
+        "search": ["--limit", "--offset", "--kind", "--lang", "--sort", "--desc", "--json", "--explain", "--no-server", "--socket"],
+        "complete": ["--limit", "--kind", "--lang", "--json", "--slugs", "--no-server", "--socket"],
+        "show": ["--kind", "--lang", "--json"],
+        "random": ["--kind", "--lang", "--json"],
+        "ingest": ["--csv", "--api", "--quiet"],
+        "serve": ["--socket", "--idle-timeout", "--max-connections"],
+        "fav": ["--lang", "--json", "--limit", "--offset"],
+        "history": ["--clear", "--json", "--limit", "--offset"],
+        "sprite": ["--force", "--api"],
+        "help": [],
+    ]
+
     static func run(_ words: [String], environment: [String: String], output: Output) throws -> Int32 {
         var arguments = try Arguments.parse(words)
+        output.choose(arguments.color)
         if arguments.version {
             output.line("pokesearch \(version)")
             return 0
@@ -77,6 +124,7 @@ public enum PokesearchCommand {
             output.line(try Help.text(for: topic))
             return 0
         }
+        if let accepted = options[command] { try arguments.check(command: command, takes: accepted) }
         let context = CommandContext(arguments: arguments, environment: environment, output: output)
         switch command {
         case "search": return try SearchCommand.run(context)
@@ -119,14 +167,24 @@ final class CommandContext {
         return catalog
     }
 
-    /// Records a search in the history unless POKESEARCH_NO_HISTORY is set. History is a
-    /// convenience: failing to write it never fails the search.
+    /// Records a search (or a `show`) in the history unless POKESEARCH_NO_HISTORY is set.
+    /// History is a convenience: failing to write it never fails the search.
     func recordHistory(_ query: String) {
         guard environment["POKESEARCH_NO_HISTORY"].map({ $0.isEmpty || $0 == "0" }) ?? true,
               access(databasePath, W_OK) == 0,
               // Answered by the server, the catalog was never opened: the store alone will do.
               let store = opened?.store ?? (try? Store(path: databasePath)) else { return }
         try? WriterLock.withLock(databasePath: databasePath) { try store.recordHistory(query) }
+    }
+
+    /// Runs `body` holding the database's writer lock; a failed write (a full disk) becomes
+    /// the one line that says what to do, not SQLite's.
+    func writing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try WriterLock.withLock(databasePath: databasePath) { try body() }
+        } catch let error as SQLiteError {
+            throw StoreError.from(error, path: databasePath)
+        }
     }
 
     func searchOptions() throws -> SearchOptions {

@@ -17,6 +17,9 @@ enum CompleteCommand {
 
     static func run(_ context: CommandContext) throws -> Int32 {
         let text = context.arguments.positional.joined(separator: " ")
+        guard !text.isEmpty else {
+            throw CLIError.usage("complete needs the text being typed, e.g. `pokesearch complete pika`")
+        }
         let limit = context.arguments.limit ?? 8
         let language = try context.arguments.languageIndex(environment: context.environment)
         let kinds = Set(context.arguments.kinds)
@@ -30,9 +33,7 @@ enum CompleteCommand {
         for line in lines {
             context.output.line(context.arguments.json ? line.json : context.arguments.flags.contains("--slugs") ? line.slug : line.text)
         }
-        // The answer first, as for a search.
-        context.output.flush()
-        if !lines.isEmpty { context.recordHistory(String(text.drop(while: \.isWhitespace).trimmingTrailingWhitespace())) }
+        // Completions are what the shell asks for at each TAB: never history.
         return lines.isEmpty ? 1 : 0
     }
 
