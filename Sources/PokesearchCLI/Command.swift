@@ -130,7 +130,12 @@ public enum PokesearchCommand {
         case "search": return try SearchCommand.run(context)
         case "complete": return try CompleteCommand.run(context)
         case "ingest": return try IngestCommand.run(context)
-        case "show": return try ShowCommand.run(context)
+        case "show":
+            let status = try ShowCommand.run(context)
+            // The page first, then the history (which may wait for the database's writer).
+            output.flush()
+            context.recordHistory("show " + context.arguments.positional.joined(separator: " "))
+            return status
         case "random": return try RandomCommand.run(context)
         case "fav": return try FavCommand.run(context)
         case "history": return try HistoryCommand.run(context)
@@ -155,6 +160,9 @@ final class CommandContext {
         self.environment = environment
         self.output = output
     }
+
+    /// The catalog if a command opened it (answered by a server, it did not).
+    var openedCatalog: Catalog? { opened }
 
     var databasePath: String { Paths.database(override: arguments.database, environment: environment) }
 

@@ -11,7 +11,6 @@ enum ShowCommand {
         let language = try context.arguments.languageIndex(environment: context.environment)
         let catalog = try context.catalog()
         let (doc, others) = try EntityLookup.resolve(text, catalog: catalog, language: language, kinds: Set(context.arguments.kinds), command: "show")
-        context.recordHistory("show \(text)")
         let pokedex = try DetailReader(store: catalog.store).pokedex(for: doc, index: catalog.index)
         guard let detail = pokedex.detail(doc, language: language) else {
             throw CLIError.data("the database lists \(catalog.index.kind(doc).rawValue):\(catalog.index.slug(doc)) but has no data for it; rebuild it with `pokesearch ingest`")

@@ -11,7 +11,7 @@ struct CLITests {
 
     @Test func searchPrintsATableAndExitsZero() throws {
         let run = try pokesearch(["fire", "dragon", "--db", db])
-        #expect(run.status == 0 && run.stderr.isEmpty)
+        #expect(run.status == 0 && run.stderr == "4 results\n")
         #expect(run.lines.count == 4, "the four fire/dragon Pokémon: \(run.lines)")
         #expect(run.lines.allSatisfy { $0.hasPrefix("#") && $0.contains("fire") && $0.contains("dragon") })
         #expect(!run.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
