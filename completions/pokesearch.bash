@@ -46,10 +46,10 @@ _pokesearch() {
             serve) options="--socket --db --idle-timeout --max-connections --help" ;;
             history) options="--clear --json --limit --offset --db --help" ;;
             complete) options="--limit --kind --lang --json --slugs --db --no-server --socket --help" ;;
-            show) options="--kind --lang --json --db --color --help" ;;
+            show) options="--kind --lang --json --no-sprite --db --color --help" ;;
             random) options="--kind --lang --json --db --color --help" ;;
             fav) options="--lang --json --limit --offset --db --color --help" ;;
-            sprite) options="--force --api --db --help" ;;
+            sprite) options="--show --force --api --db --help" ;;
         esac
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
         return 0

@@ -33,6 +33,9 @@ complete -c pokesearch -l socket -r -F -n "__fish_seen_subcommand_from serve sea
 complete -c pokesearch -l idle-timeout -x -n "__fish_seen_subcommand_from serve" -d 'seconds'
 complete -c pokesearch -l max-connections -x -n "__fish_seen_subcommand_from serve"
 complete -c pokesearch -l csv -r -a '(__fish_complete_directories)' -n "__fish_seen_subcommand_from ingest"
+complete -c pokesearch -l no-sprite -n "__fish_seen_subcommand_from show" -d 'no sprite beside the page'
+complete -c pokesearch -l show -n "__fish_seen_subcommand_from sprite" -d 'draw the sprite'
+complete -c pokesearch -l force -n "__fish_seen_subcommand_from sprite" -d 'download again'
 complete -c pokesearch -s h -l help -d 'help'
 complete -c pokesearch -s V -l version -d 'version'
 

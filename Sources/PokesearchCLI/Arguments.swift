@@ -42,6 +42,8 @@ struct OptionSpec {
         OptionSpec(name: "--no-server", short: nil, value: .none),
         OptionSpec(name: "--socket", short: nil, value: .required),
         OptionSpec(name: "--slugs", short: nil, value: .none),
+        OptionSpec(name: "--no-sprite", short: nil, value: .none),
+        OptionSpec(name: "--show", short: nil, value: .none),
         OptionSpec(name: "--clear", short: nil, value: .none),
         OptionSpec(name: "--force", short: nil, value: .none),
         OptionSpec(name: "--quiet", short: nil, value: .none),

@@ -97,13 +97,13 @@ public enum PokesearchCommand {
     static let options: [String: Set<String>] = [
         "search": ["--limit", "--offset", "--kind", "--lang", "--sort", "--desc", "--json", "--explain", "--no-server", "--socket"],
         "complete": ["--limit", "--kind", "--lang", "--json", "--slugs", "--no-server", "--socket"],
-        "show": ["--kind", "--lang", "--json"],
+        "show": ["--kind", "--lang", "--json", "--no-sprite"],
         "random": ["--kind", "--lang", "--json"],
         "ingest": ["--csv", "--api", "--quiet"],
         "serve": ["--socket", "--idle-timeout", "--max-connections"],
         "fav": ["--lang", "--json", "--limit", "--offset"],
         "history": ["--clear", "--json", "--limit", "--offset"],
-        "sprite": ["--force", "--api"],
+        "sprite": ["--force", "--api", "--show"],
         "help": [],
     ]
 

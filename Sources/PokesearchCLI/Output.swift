@@ -33,6 +33,17 @@ final class Output {
         if buffer.count > 1 << 16 { flush() }
     }
 
+    /// The lines `body` writes, taken instead of written (to lay them out beside something).
+    func capture(_ body: () -> Void) -> [String] {
+        flush()
+        body()
+        let text = String(decoding: buffer, as: UTF8.self)
+        buffer.removeAll(keepingCapacity: true)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
     /// Writes what is buffered. A failed write is remembered (the command then exits with an
     /// error, as coreutils do) and what remains is dropped.
     func flush() {

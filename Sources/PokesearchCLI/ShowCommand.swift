@@ -23,7 +23,9 @@ enum ShowCommand {
             if let othersNote { Output.error(othersNote) }
             return 0
         }
-        DetailPage(output: context.output, pokedex: pokedex, language: language).render(detail)
+        SpriteDrawing.page(slug: detail.entity.slug, isPokemon: detail.entity.kind == .pokemon, context: context) {
+            DetailPage(output: context.output, pokedex: pokedex, language: language).render(detail)
+        }
         // A sprite downloaded earlier by `pokesearch sprite`.
         let sprite = Sprites.path(slug: detail.entity.slug, cacheDirectory: Paths.cache(environment: context.environment))
         if detail.entity.kind == .pokemon && FileManager.default.fileExists(atPath: sprite) {

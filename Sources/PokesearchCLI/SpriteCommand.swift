@@ -1,7 +1,10 @@
 import Catalog
 import Corpus
+import Foundation
 import Query
+import Sprite
 import Sync
+import Terminal
 
 /// `pokesearch sprite NAME [--force] [--api URL]`: downloads the Pokémon's front sprite
 /// once into the cache directory and prints its path.
@@ -24,7 +27,19 @@ enum SpriteCommand {
         } catch let error as SyncError {
             throw CLIError.data(message(error, slug: slug))
         }
-        context.output.line(sprite.path)
+        guard context.arguments.flags.contains("--show") else {
+            context.output.line(sprite.path)
+            return 0
+        }
+        // Asked for, it is drawn even into a pipe (`| less -R`).
+        do {
+            let lines = try SpriteDrawing.alone(png: Array(try Data(contentsOf: URL(fileURLWithPath: sprite.path))),
+                                                using: GraphicsProtocol.detect(environment: context.environment),
+                                                columns: TerminalSize.columns(environment: context.environment))
+            for line in lines { context.output.line(line) }
+        } catch {
+            throw CLIError.data("cannot draw the sprite \(sprite.path): \(error); `pokesearch sprite \(slug) --force` downloads it again")
+        }
         return 0
     }
 
