@@ -23,6 +23,7 @@ enum SearchCommand {
             let catalog = try context.catalog()
             if QueryParser.filtersFavourites(query) { options.favourites = catalog.favouriteDocs() }
             let response = try catalog.engine.search(query, options: options)
+            if response.total == 0, let impossible = catalog.engine.impossibleFilter(query) { throw impossible }
             page = ResultPage(Array(response.results), total: response.total)
             page.sortValues = catalog.engine.sortValues(of: response.results, sort: options.sort)
             // (English names are the slugs, as the server leaves them.)

@@ -24,6 +24,25 @@ extension SearchEngine {
     }
 }
 
+extension SearchEngine {
+    /// For a query that found nothing, the error it deserves when a filter asked for a
+    /// generation the data does not have (`gen:99`): a mistake to say, not an empty answer.
+    /// Checked only once nothing was found, so that no search pays for it.
+    public func impossibleFilter(_ query: String) -> QueryError? {
+        guard let parsed = try? QueryParser.parse(query) else { return nil }
+        let generations = index.numbers[NumericColumn.generation.rawValue].lazy.filter { $0 != NumericColumn.missing }
+        guard let lowest = generations.min(), let highest = generations.max() else { return nil }
+        for clause in parsed.clauses where !clause.negated {
+            guard case .filter(.number(.generation, let comparison, _), let position, let part) = clause.clause else { continue }
+            let (low, high) = comparison.bounds
+            if high < Int(lowest) || low > Int(highest) || low > high {
+                return QueryError("no such generation: the data has generations \(lowest) to \(highest)", position: position, part: part)
+            }
+        }
+        return nil
+    }
+}
+
 extension QueryParser {
     /// Whether `query` filters by the favourites (`is:fav`, negated or not): the searcher
     /// must then read them from the database. The flag's letters are looked for first, so

@@ -104,6 +104,17 @@ struct CLIOptionsTests {
         #expect(run.stderr.contains(message) && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
     }
 
+    /// A generation the data does not have is a mistake to say, not an empty answer; one it
+    /// has that matches nothing is "nothing found".
+    @Test func aGenerationThatDoesNotExistIsAUsageError() throws {
+        for query in ["gen:99", "pikachu gen>20", "kind:move gen:0"] {
+            let run = try pokesearch([query, "--db", db])
+            #expect(run.status == 2 && run.stderr.contains("no such generation: the data has generations 1 to"), "\(query): \(run.stderr)")
+        }
+        let none = try pokesearch(["pikachu gen:9", "--db", db])
+        #expect(none.status == 1 && none.stderr.contains("nothing found"), "\(none.stderr)")
+    }
+
     @Test func invalidUTF8InAnArgumentIsRefusedNamingIt() throws {
         // Foundation's Process cannot pass bytes that are not UTF-8: a shell does.
         let shell = Process()

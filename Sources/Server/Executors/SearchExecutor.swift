@@ -21,6 +21,7 @@ enum SearchExecutor {
         }
         do {
             response = try engine.search(query, options: engineOptions)
+            if response.total == 0, let impossible = engine.impossibleFilter(query) { throw impossible }
         } catch {
             Response.error(ProtocolError(.badQuery, "\(error)"), into: out)
             return
