@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // The trie's child search, in C for its SSE2 compare of sixteen children at once (see trie.h).
         .systemLibrary(name: "CTrie", path: "Sources/CTrie"),
 
@@ -44,7 +45,10 @@ let package = Package(
         // Terminal layout shared by the CLI's tables, `show` and the interactive mode: display
         // width of text (wide kana, hangul, han), truncation and wrapping, the terminal's size.
         .target(name: "Terminal", dependencies: ["CLinux"]),
-        .target(name: "PokesearchCLI", dependencies: ["Catalog", "Query", "Server", "Sync", "CLinux", "Terminal"]),
+        // PNG sprites decoded (zlib inflates, the chunks and filters are read here) and drawn
+        // in the terminal: half blocks, the kitty graphics protocol or sixel.
+        .target(name: "Sprite", dependencies: ["CZlib"]),
+        .target(name: "PokesearchCLI", dependencies: ["Catalog", "Query", "Server", "Sync", "CLinux", "Terminal", "Sprite"]),
         .executableTarget(name: "pokesearch", dependencies: ["PokesearchCLI"]),
         .executableTarget(name: "pokesearch-corpus", dependencies: ["Corpus"]),
         // The benchmark suite: workloads and the report/baseline logic in a library the
@@ -54,7 +58,7 @@ let package = Package(
                           path: "Benchmarks/pokesearch-bench"),
         .executableTarget(name: "pokesearch-stress", dependencies: ["Catalog", "Query", "Index", "Server", "Locking"], path: "Benchmarks/pokesearch-stress"),
 
-        .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync", "BenchmarkSupport", "Locking", "Terminal"],
+        .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync", "BenchmarkSupport", "Locking", "Terminal", "Sprite"],
                     exclude: ["Judged"]),
     ],
     swiftLanguageModes: [.v6]

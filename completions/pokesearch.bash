@@ -14,17 +14,17 @@ _pokesearch() {
     local prev=""
     (( COMP_CWORD > 0 )) && prev="${COMP_WORDS[COMP_CWORD-1]}"
     local commands="search complete show random ingest serve fav history sprite help"
-    local options="--limit --offset --kind --lang --sort --desc --json --explain --db --no-server --help --version"
-    local value_options="--limit --offset --kind --lang --sort --db --socket --csv --api --idle-timeout --max-connections"
+    local options="--limit --offset --kind --lang --sort --desc --json --explain --db --color --no-server --socket --help --version"
+    local value_options="--limit --offset --kind --lang --sort --db --socket --csv --api --idle-timeout --max-connections -n -k -l -s"
     COMPREPLY=()
 
     case "$prev" in
-        --kind) COMPREPLY=($(compgen -W "pokemon move ability item type" -- "$cur")); return 0 ;;
-        --lang) COMPREPLY=($(compgen -W "en fr de es it ja ja-hrkt ja-roma ko zh-hans zh-hant cs pt-br es-419" -- "$cur")); return 0 ;;
-        --sort) COMPREPLY=($(compgen -W "relevance id name hp attack defense special-attack special-defense speed total height weight power accuracy pp cost" -- "$cur")); return 0 ;;
+        --kind|-k) COMPREPLY=($(compgen -W "pokemon move ability item type" -- "$cur")); return 0 ;;
+        --lang|-l) COMPREPLY=($(compgen -W "en fr de es it ja ja-hrkt ja-roma ko zh-hans zh-hant cs pt-br es-419" -- "$cur")); return 0 ;;
+        --sort|-s) COMPREPLY=($(compgen -W "relevance id name hp attack defense special-attack special-defense speed total height weight power accuracy pp cost" -- "$cur")); return 0 ;;
         --db|--socket) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
         --csv) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
-        --limit|--offset|--api|--idle-timeout|--max-connections) return 0 ;;
+        --limit|-n|--offset|--api|--idle-timeout|--max-connections) return 0 ;;
     esac
 
     # The command: the first word that is neither an option nor an option's value.
@@ -44,9 +44,12 @@ _pokesearch() {
         case "$command" in
             ingest) options="--csv --api --db --quiet --help" ;;
             serve) options="--socket --db --idle-timeout --max-connections --help" ;;
-            history) options="--clear --json --db --help" ;;
-            complete) options="$options --slugs" ;;
-            sprite) options="--force --db --help" ;;
+            history) options="--clear --json --limit --offset --db --help" ;;
+            complete) options="--limit --kind --lang --json --slugs --db --no-server --socket --help" ;;
+            show) options="--kind --lang --json --no-sprite --db --color --help" ;;
+            random) options="--kind --lang --json --db --color --help" ;;
+            fav) options="--lang --json --limit --offset --db --color --help" ;;
+            sprite) options="--show --force --api --db --help" ;;
         esac
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
         return 0
@@ -63,7 +66,7 @@ _pokesearch() {
         help) (( COMP_CWORD == position + 1 )) && COMPREPLY=($(compgen -W "$commands" -- "$cur")) ;;
         fav)
             if (( COMP_CWORD == position + 1 )); then
-                COMPREPLY=($(compgen -W "add remove" -- "$cur"))
+                COMPREPLY=($(compgen -W "add remove rm list" -- "$cur"))
             else
                 _pokesearch_names "$cur"
             fi ;;

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-packages=(libicu-dev libsqlite3-dev libcurl4-openssl-dev)
+packages=(libicu-dev libsqlite3-dev libcurl4-openssl-dev zlib1g-dev)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

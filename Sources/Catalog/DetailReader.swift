@@ -53,6 +53,12 @@ public final class DetailReader: NameSource {
         }
     }
 
+    /// The favourites' documents (`is:fav`), read now: one added since the index was loaded
+    /// counts.
+    public func favouriteDocs(index: IndexSnapshot) throws -> Set<Int> {
+        try reading { queries in Set(try queries.store.favourites().compactMap { index.doc(kind: $0.kind, slug: $0.slug) }) }
+    }
+
     /// Every name of one thing, by language index (a failed read is no name: the details
     /// then show the slug, as for a thing the corpus does not name).
     public func names(kind: String, slug: String) -> [Int: String]? {

@@ -18,8 +18,9 @@ public enum PokesearchCommand {
         signal(SIGPIPE, SIG_IGN)
         let environment = processEnvironment()
         let output = Output(environment: environment)
-        let status: Int32
+        var status: Int32
         do {
+            try checkUTF8(environment: environment)
             status = try run(Array(CommandLine.arguments.dropFirst()), environment: environment, output: output)
         } catch let error as CLIError {
             output.flush()
@@ -43,7 +44,37 @@ public enum PokesearchCommand {
             exit(3)
         }
         output.flush()
+        if let failure = output.writeFailure {
+            Output.error(failure)
+            status = 3
+        }
         exit(status)
+    }
+
+    /// Text that is not UTF-8 would be read with its bad bytes replaced (a query searched
+    /// without them, a database path rewritten into another): refused, naming where it is.
+    static func checkUTF8(environment: [String: String]) throws {
+        for position in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[position], String(validatingCString: raw) == nil else { continue }
+            throw CLIError.usage("argument \(position) ('\(showingBytes(raw))') is not valid UTF-8; pokesearch reads only UTF-8 text")
+        }
+        // The variables that name the database's path, in the order they are read.
+        var entry = environ
+        while let pointer = entry.pointee {
+            entry += 1
+            guard String(validatingCString: pointer) == nil else { continue }
+            let name = String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)).prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self)
+            if ["POKESEARCH_DB", "XDG_DATA_HOME", "XDG_CACHE_HOME", "HOME", "POKESEARCH_SOCKET", "POKESEARCH_LANG"].contains(name) {
+                throw CLIError.usage("$\(name) ('\(showingBytes(pointer))') is not valid UTF-8; set it to a UTF-8 path or unset it")
+            }
+        }
+    }
+
+    /// A C string with its bytes that are not printable ASCII shown as `\xNN`.
+    static func showingBytes(_ text: UnsafePointer<CChar>) -> String {
+        UnsafeRawBufferPointer(start: text, count: strlen(text)).map { byte in
+            (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16, uppercase: true)
+        }.joined()
     }
 
     /// The environment, read from `environ` (the first of a name's entries, as `getenv`
@@ -61,15 +92,33 @@ public enum PokesearchCommand {
         return environment
     }
 
+    /// The options each command takes besides --db, --color, --help and --version (a
+    /// command not listed takes any).
+    static let options: [String: Set<String>] = [
+        "search": ["--limit", "--offset", "--kind", "--lang", "--sort", "--desc", "--json", "--explain", "--no-server", "--socket"],
+        "complete": ["--limit", "--kind", "--lang", "--json", "--slugs", "--no-server", "--socket"],
+        "show": ["--kind", "--lang", "--json", "--no-sprite"],
+        "random": ["--kind", "--lang", "--json"],
+        "ingest": ["--csv", "--api", "--quiet"],
+        "serve": ["--socket", "--idle-timeout", "--request-timeout", "--max-connections"],
+        "fav": ["--lang", "--json", "--limit", "--offset"],
+        "history": ["--clear", "--json", "--limit", "--offset"],
+        "sprite": ["--force", "--api", "--show"],
+        "help": [],
+    ]
+
     static func run(_ words: [String], environment: [String: String], output: Output) throws -> Int32 {
         var arguments = try Arguments.parse(words)
+        output.choose(arguments.color)
         if arguments.version {
             output.line("pokesearch \(version)")
             return 0
         }
         var command = "search"
-        if let first = arguments.positional.first, commands.contains(first) || first == "-i" {
-            command = first == "-i" ? "interactive" : first
+        if arguments.flags.contains("--interactive") {
+            command = "interactive"
+        } else if let first = arguments.positional.first, commands.contains(first) {
+            command = first
             arguments.positional.removeFirst()
         }
         if arguments.help || command == "help" {
@@ -77,12 +126,18 @@ public enum PokesearchCommand {
             output.line(try Help.text(for: topic))
             return 0
         }
+        if let accepted = options[command] { try arguments.check(command: command, takes: accepted) }
         let context = CommandContext(arguments: arguments, environment: environment, output: output)
         switch command {
         case "search": return try SearchCommand.run(context)
         case "complete": return try CompleteCommand.run(context)
         case "ingest": return try IngestCommand.run(context)
-        case "show": return try ShowCommand.run(context)
+        case "show":
+            let status = try ShowCommand.run(context)
+            // The page first, then the history (which may wait for the database's writer).
+            output.flush()
+            context.recordHistory("show " + context.arguments.positional.joined(separator: " "))
+            return status
         case "random": return try RandomCommand.run(context)
         case "fav": return try FavCommand.run(context)
         case "synonym": return try SynonymCommand.run(context)
@@ -111,6 +166,9 @@ final class CommandContext {
         opened = catalog
     }
 
+    /// The catalog if a command opened it (answered by a server, it did not).
+    var openedCatalog: Catalog? { opened }
+
     var databasePath: String { Paths.database(override: arguments.database, environment: environment) }
 
     func catalog() throws -> Catalog {
@@ -122,12 +180,22 @@ final class CommandContext {
         return catalog
     }
 
-    /// Records a search in the history unless POKESEARCH_NO_HISTORY is set. History is a
-    /// convenience: failing to write it never fails the search.
+    /// Records a search (or a `show`) in the history unless POKESEARCH_NO_HISTORY is set.
+    /// History is a convenience: failing to write it never fails the search.
     func recordHistory(_ query: String) {
         guard environment["POKESEARCH_NO_HISTORY"].map({ $0.isEmpty || $0 == "0" }) ?? true else { return }
         // Answered by the server, the catalog was never opened: the path alone will do.
         Catalog.recordHistory(query, databasePath: databasePath, opened: opened?.store)
+    }
+
+    /// Runs `body` holding the database's writer lock; a failed write (a full disk) becomes
+    /// the one line that says what to do, not SQLite's.
+    func writing<T>(_ catalog: Catalog, _ body: (Store) throws -> T) throws -> T {
+        do {
+            return try catalog.write(body)
+        } catch let error as SQLiteError {
+            throw StoreError.from(error, path: databasePath)
+        }
     }
 
     func searchOptions() throws -> SearchOptions {

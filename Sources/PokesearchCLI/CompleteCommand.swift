@@ -13,10 +13,14 @@ enum CompleteCommand {
         var json: String
         var text: String
         var slug: String
+        var kind: Kind
     }
 
     static func run(_ context: CommandContext) throws -> Int32 {
         let text = context.arguments.positional.joined(separator: " ")
+        guard !text.isEmpty else {
+            throw CLIError.usage("complete needs the text being typed, e.g. `pokesearch complete pika`")
+        }
         let limit = context.arguments.limit ?? 8
         let language = try context.arguments.languageIndex(environment: context.environment)
         let kinds = Set(context.arguments.kinds)
@@ -24,30 +28,31 @@ enum CompleteCommand {
         if let served = try askServer(text, limit: limit, language: language, kinds: kinds, context) {
             lines = served
         } else {
-            let suggestions = try context.catalog().engine.complete(text, limit: limit, language: language, kinds: kinds)
-            lines = suggestions.map { Line(json: JSONText.suggestion($0), text: $0.text, slug: $0.slug) }
+            // (No suggestions for a limit of 0, as the server's COMPLETE answers.)
+            let suggestions = limit == 0 ? [] : Array(try context.catalog().engine.complete(text, limit: limit, language: language, kinds: kinds))
+            lines = suggestions.map { Line(json: JSONText.suggestion($0), text: $0.text, slug: $0.slug, kind: $0.kind) }
         }
+        // A slug two kinds share (move:metronome, item:metronome) is offered as kind:slug,
+        // which `show` takes without asking which one.
+        var slugCounts: [String: Int] = [:]
+        for line in lines { slugCounts[line.slug, default: 0] += 1 }
         for line in lines {
-            context.output.line(context.arguments.json ? line.json : context.arguments.flags.contains("--slugs") ? line.slug : line.text)
+            let slug = slugCounts[line.slug, default: 0] > 1 ? "\(line.kind.rawValue):\(line.slug)" : line.slug
+            context.output.line(context.arguments.json ? line.json : context.arguments.flags.contains("--slugs") ? slug : line.text)
         }
-        // The answer first, as for a search.
-        context.output.flush()
-        if !lines.isEmpty { context.recordHistory(String(text.drop(while: \.isWhitespace).trimmingTrailingWhitespace())) }
+        // Completions are what the shell asks for at each TAB: never history.
         return lines.isEmpty ? 1 : 0
     }
 
     static func askServer(_ text: String, limit: Int, language: Int, kinds: Set<Kind>, _ context: CommandContext) throws -> [Line]? {
-        // The server reads spaces before the options as separators, so a text ending in a
-        // space (its last word finished), or in what reads as an option, is completed locally.
-        var request = "COMPLETE \(text) LIMIT(\(limit)) LANG(\(Language.codes[language]))"
-        if !kinds.isEmpty { request += " KIND(\(kinds.map(\.rawValue).sorted().joined(separator: ",")))" }
-        guard !(text.last?.isWhitespace ?? false), !RequestSyntax.endsWithOption(text),
-              let answer = try ServerClient.ask(request, elementsKey: "suggestions", context: context) else { return nil }
+        guard let answer = try ServerClient.ask(.complete(prefix: text, limit: limit, language: language, kinds: kinds),
+                                                elementsKey: "suggestions", context: context) else { return nil }
         var lines: [Line] = []
         for element in answer.elements {
             guard let object = (try? JSONSerialization.jsonObject(with: Data(element.utf8))) as? [String: Any],
-                  let text = object["text"] as? String, let slug = object["slug"] as? String else { return nil }
-            lines.append(Line(json: element, text: text, slug: slug))
+                  let text = object["text"] as? String, let slug = object["slug"] as? String,
+                  let kind = (object["kind"] as? String).flatMap(Kind.init(rawValue:)) else { return nil }
+            lines.append(Line(json: element, text: text, slug: slug, kind: kind))
         }
         return lines
     }

@@ -12,24 +12,24 @@ enum FavCommand {
         switch action {
         case "list" where words.isEmpty:
             return try list(context, catalog: catalog, language: language)
-        case "add", "remove":
+        case "add", "remove", "rm":
             guard catalog.isWritable else {
                 throw CLIError.data("the database \(context.databasePath) is read-only; favourites cannot change")
             }
-            let (doc, _) = try EntityLookup.resolve(words.joined(separator: " "), catalog: catalog, language: language, command: "fav \(action)")
+            let (doc, _) = try EntityLookup.resolve(words.joined(separator: " "), catalog: catalog, language: language, kinds: [], command: "fav \(action)")
             let kind = catalog.index.kind(doc), slug = catalog.index.slug(doc)
             let name = "\(catalog.index.displayName(doc, language: language)) (\(kind.rawValue):\(slug))"
             if action == "add" {
-                try catalog.write { try $0.addFavourite(kind: kind, slug: slug) }
-                context.output.line("added \(name) to favourites")
+                let added = try context.writing(catalog) { try $0.addFavourite(kind: kind, slug: slug) }
+                context.output.line(added ? "added \(name) to favourites" : "\(name) is already a favourite")
                 return 0
             }
-            let removed = try catalog.write { try $0.removeFavourite(kind: kind, slug: slug) }
+            let removed = try context.writing(catalog) { try $0.removeFavourite(kind: kind, slug: slug) }
             guard removed else { throw CLIError.notFound("\(name) is not a favourite; `pokesearch fav` lists them") }
             context.output.line("removed \(name) from favourites")
             return 0
         default:
-            throw CLIError.usage("fav takes `add NAME`, `remove NAME` or nothing (to list them), not '\(context.arguments.positional.joined(separator: " "))'")
+            throw CLIError.usage("fav takes `add NAME`, `remove NAME` (or `rm NAME`), `list` or nothing (to list them), not '\(context.arguments.positional.joined(separator: " "))'")
         }
     }
 

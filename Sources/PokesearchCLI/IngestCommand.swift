@@ -58,7 +58,7 @@ enum IngestCommand {
         }, carry: sync.map { crawler in { try crawler.carryCache(into: $0) } })
         sync?.finish()
         if showSteps { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        let counts = Kind.allCases.map { "\(report.counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
+        let counts = Kind.allCases.map { counted(report.counts[$0] ?? 0, $0) }.joined(separator: ", ")
         if !quiet {
             context.output.line("ingested \(source) into \(report.path): \(counts); \(report.names) names in \(Int(report.milliseconds)) ms")
             if let sync {
@@ -67,6 +67,17 @@ enum IngestCommand {
             }
         }
         return 0
+    }
+
+    /// "1 move", "937 moves", "1 ability", "373 abilities", "1,025 Pokémon".
+    static func counted(_ count: Int, _ kind: Kind) -> String {
+        let word: String
+        switch kind {
+        case .pokemon: word = "Pokémon"
+        case .ability: word = count == 1 ? "ability" : "abilities"
+        case .move, .item, .type: word = kind.rawValue + (count == 1 ? "" : "s")
+        }
+        return "\(count) \(word)"
     }
 
     static func isURL(_ text: String) -> Bool {

@@ -3,6 +3,7 @@ import Corpus
 import Foundation
 import Query
 import Server
+import Terminal
 
 /// `pokesearch QUERY...`: the query language over the index, as a table or JSON Lines.
 enum SearchCommand {
@@ -14,42 +15,48 @@ enum SearchCommand {
             throw CLIError.usage("nothing to search for; try `pokesearch \"fire dragon\"` or see `pokesearch --help`")
         }
         var options = try context.searchOptions()
-        let wantsFavourites = query.contains("is:fav") || query.contains("is:favourite") || query.contains("is:favorite")
-        let page: ResultPage
-        // Favourites and explanations live only in the local database and engine.
-        if !wantsFavourites && !options.explain, let served = try askServer(query, options, context) {
+        var page: ResultPage
+        // Explanations come only from the local engine.
+        if !options.explain, let served = try askServer(query, options, context) {
             page = served
         } else {
             let catalog = try context.catalog()
-            if wantsFavourites { options.favourites = catalog.favouriteDocs() }
+            if QueryParser.filtersFavourites(query) { options.favourites = catalog.favouriteDocs() }
             let response = try catalog.engine.search(query, options: options)
+            if response.total == 0, let impossible = catalog.engine.impossibleFilter(query) { throw impossible }
             page = ResultPage(Array(response.results), total: response.total)
+            page.sortValues = catalog.engine.sortValues(of: response.results, sort: options.sort)
+            // (English names are the slugs, as the server leaves them.)
+            if options.language != 0 { page.typeNames = catalog.engine.typeNames(response.results.lazy.flatMap(\.types), language: options.language) }
         }
-        ResultPrinter.print(page, context: context)
+        page.query = query
+        page.sort = options.sort
+        let status = ResultPrinter.print(page, context: context)
         // The answer first: recording it waits for the database's writer (an ingest holds
         // it for seconds) and for the disk.
         context.output.flush()
         context.recordHistory(query)
-        return page.rows.isEmpty ? 1 : 0
+        return status
     }
 
     /// The same page from a running server, or nil to search locally.
     static func askServer(_ query: String, _ options: SearchOptions, _ context: CommandContext) throws -> ResultPage? {
-        guard !RequestSyntax.endsWithOption(query) else { return nil }
-        var request = "SEARCH \(query) LIMIT(\(options.limit)) OFFSET(\(options.offset)) LANG(\(Language.codes[options.language]))"
-        request += " SORT(\(options.sort.rawValue)\(options.descending ? ":desc" : ""))"
-        if !options.kinds.isEmpty { request += " KIND(\(options.kinds.map(\.rawValue).sorted().joined(separator: ",")))" }
+        let request = Request.search(query: query, options: SearchRequestOptions(
+            limit: options.limit, offset: options.offset, language: options.language, kinds: options.kinds,
+            sort: options.sort, descending: options.descending))
         guard let answer = try ServerClient.ask(request, elementsKey: "results", context: context),
               let total = answer.fields["total"] as? Int else { return nil }
-        var rows: [ResultRow] = []
+        var page = ResultPage(rows: [], total: total)
         for element in answer.elements {
             guard let object = (try? JSONSerialization.jsonObject(with: Data(element.utf8))) as? [String: Any],
                   let kind = (object["kind"] as? String).flatMap(Kind.init(rawValue:)),
                   let id = object["id"] as? Int, let name = object["name"] as? String else { return nil }
-            rows.append(ResultRow(kind: kind, id: id, slug: object["slug"] as? String ?? "", name: name, types: object["types"] as? [String] ?? [],
-                                  json: element, explanation: []))
+            page.rows.append(ResultRow(kind: kind, id: id, slug: object["slug"] as? String ?? "", name: name,
+                                       types: object["types"] as? [String] ?? [], json: element, explanation: []))
         }
-        return ResultPage(rows: rows, total: total)
+        page.sortValues = (answer.fields["sort_values"] as? [Any]).map { $0.map { $0 as? Int } }
+        page.typeNames = answer.fields["type_names"] as? [String: String] ?? [:]
+        return page
     }
 }
 
@@ -80,10 +87,17 @@ struct ResultRow {
     }
 }
 
-/// A window of results and how many matched in all.
+/// A window of results, how many matched in all, and what the table shows beside them.
 struct ResultPage {
     var rows: [ResultRow]
     var total: Int
+    /// The query that found them (nil for lists that are no search: favourites, random).
+    var query: String?
+    /// Each row's value of the field sorted by, when sorted by a value.
+    var sortValues: [Int?]?
+    var sort = SortField.relevance
+    /// Type names in the display language, by slug (slugs stand for themselves).
+    var typeNames: [String: String] = [:]
 
     init(rows: [ResultRow], total: Int) {
         self.rows = rows
@@ -95,53 +109,160 @@ struct ResultPage {
     }
 }
 
-/// Prints search results: JSON Lines with --json, else an aligned table.
+/// Prints search results: JSON Lines with --json, else a table whose columns fit the
+/// terminal. The count goes in a footer (on stderr when stdout is not a terminal).
 enum ResultPrinter {
-    static func print(_ page: ResultPage, context: CommandContext) {
+    /// Prints `page`; returns the exit status: 0 when it showed results (or, with
+    /// `--limit 0`, counted some), 1 when nothing matched or the page is past the end.
+    @discardableResult
+    static func print(_ page: ResultPage, context: CommandContext) -> Int32 {
         let output = context.output
-        let rows = page.rows
-        if context.arguments.json {
-            for row in rows { output.line(row.json) }
-            return
+        let arguments = context.arguments
+        let limit = arguments.limit ?? 20
+        if page.rows.isEmpty {
+            if page.total == 0 {
+                if !arguments.json { Output.error("nothing found") }
+                return 1
+            }
+            let count = counted(page.total)
+            if limit == 0 {
+                footer("\(count) (--limit 0 shows none)", output: output)
+                return 0
+            }
+            Output.error("page \(arguments.offset / max(limit, 1) + 1) is empty: \(count)")
+            return 1
         }
-        if rows.isEmpty {
-            Output.error("nothing found")
-            return
+        if !arguments.json {
+            let language = (try? arguments.languageIndex(environment: context.environment)) ?? 0
+            var typeNames = page.typeNames
+            if typeNames.isEmpty && language != 0, let engine = context.openedCatalog?.engine {
+                typeNames = engine.typeNames(page.rows.flatMap(\.types), language: language)
+            }
+            let fixedKind = arguments.kinds.count == 1 || (page.query.flatMap(QueryParser.fixedKind) != nil)
+            let table = ResultTable(page: page, typeNames: typeNames, showKind: !fixedKind, language: language,
+                                    width: TerminalSize.columns(environment: context.environment))
+            for line in table.lines(output) { output.line(line) }
+        } else {
+            for row in page.rows { output.line(row.json) }
         }
-        let mixedKinds = Set(rows.map(\.kind)).count > 1
-        let numberWidth = rows.map { "#\($0.id)".count }.max() ?? 4
-        let nameWidth = min(32, rows.map { displayWidth($0.name) }.max() ?? 10)
-        // A name the page shows for two things of a kind ("Poké Ball": the standard ball and
-        // the Hisuian one) is followed by each one's slug, which tells them apart.
-        var shown: [String: Int] = [:]
-        for row in rows { shown["\(row.kind.rawValue):\(row.name)", default: 0] += 1 }
-        for row in rows {
-            var line = pad("#\(row.id)", numberWidth) + "  " + output.bold(pad(row.name, nameWidth))
-            if mixedKinds { line += "  " + output.dim(pad(row.kind.rawValue, 7)) }
-            if !row.types.isEmpty { line += "  " + row.types.map { output.paint($0, TypeColors.code($0)) }.joined(separator: "/") }
-            if shown["\(row.kind.rawValue):\(row.name)", default: 0] > 1 { line += "  " + output.dim(row.slug) }
-            output.line(line)
-            for summary in row.explanation { output.line(String(repeating: " ", count: numberWidth + 4) + output.dim(summary)) }
+        if page.query != nil {
+            var text = page.rows.count == page.total ? counted(page.total)
+                : "\(arguments.offset + 1)–\(arguments.offset + page.rows.count) of \(page.total) results"
+            if page.total > page.rows.count, limit > 0 {
+                text += " (page \(arguments.offset / limit + 1) of \((page.total + limit - 1) / limit); --offset and --limit page through them)"
+            }
+            footer(text, output: output)
         }
-        if page.total > rows.count + context.arguments.offset && output.isTerminal {
-            output.line(output.dim("(\(rows.count) of \(page.total); --offset and --limit page through the rest)"))
+        return 0
+    }
+
+    /// "1 result", "96 results".
+    static func counted(_ count: Int) -> String { count == 1 ? "1 result" : "\(count) results" }
+
+    /// The count under a table: dimmed on the terminal, else on stderr (where a pipe's
+    /// reader does not take it for a result).
+    static func footer(_ text: String, output: Output) {
+        if output.isTerminal {
+            output.line(output.dim(text))
+        } else {
+            output.flush()
+            let line = text + "\n"
+            _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
         }
     }
 
     /// Terminal columns a string takes (wide for CJK and full-width forms).
-    static func displayWidth(_ s: String) -> Int {
-        s.unicodeScalars.reduce(0) { width, scalar in
-            let v = scalar.value
-            if scalar.properties.generalCategory == .nonspacingMark { return width }
-            let wide = (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-                || (0xF900...0xFAFF).contains(v) || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v)
-            return width + (wide ? 2 : 1)
+    static func displayWidth(_ s: String) -> Int { DisplayWidth.of(s) }
+
+    static func pad(_ s: String, _ width: Int) -> String { DisplayWidth.of(s) >= width ? s : DisplayWidth.pad(s, to: width) }
+}
+
+/// The columns of a results table: number, name, kind (when several kinds may show),
+/// the sorted-by value, types (and a slug where two rows share a name), each as wide as
+/// the page needs, the name cut with "…" when the terminal is too narrow for it.
+struct ResultTable {
+    let page: ResultPage
+    let typeNames: [String: String]
+    let showKind: Bool
+    let language: Int
+    let width: Int
+
+    func lines(_ output: Output) -> [String] {
+        let rows = page.rows
+        let numbers = rows.map { "#\($0.id)" }
+        let kinds = rows.map { KindNames.name($0.kind, language: language) }
+        let values: [String]? = page.sortValues.map { values in
+            rows.indices.map { i in i < values.count ? values[i].map(page.sort.formatted) ?? "—" : "—" }
+        }
+        // A name the page shows for two things of a kind ("Poké Ball": the standard ball and
+        // the Hisuian one) is followed by each one's slug, which tells them apart.
+        var shown: [String: Int] = [:]
+        for row in rows { shown["\(row.kind.rawValue):\(row.name)", default: 0] += 1 }
+        let tails = rows.map { row in
+            (types: row.types.map { typeNames[$0] ?? $0 }, slug: shown["\(row.kind.rawValue):\(row.name)", default: 0] > 1 ? row.slug : nil)
+        }
+        func tailText(_ tail: (types: [String], slug: String?)) -> String {
+            ([tail.types.joined(separator: "/")].filter { !$0.isEmpty } + [tail.slug].compactMap { $0 }).joined(separator: "  ")
+        }
+        let numberWidth = numbers.map(DisplayWidth.of).max() ?? 0
+        let kindWidth = showKind ? kinds.map(DisplayWidth.of).max() ?? 0 : 0
+        let valueWidth = values?.map(DisplayWidth.of).max() ?? 0
+        let tailWidth = tails.map { DisplayWidth.of(tailText($0)) }.max() ?? 0
+        let fixed = numberWidth + (showKind ? 2 + kindWidth : 0) + (values != nil ? 2 + valueWidth : 0)
+        let naturalName = rows.map { DisplayWidth.of($0.name) }.max() ?? 0
+        // The name gives way first (down to a few columns), then the types.
+        let nameWidth = max(min(naturalName, width - fixed - 2 - (tailWidth > 0 ? 2 + tailWidth : 0)), min(naturalName, 6))
+        let tailRoom = max(0, width - fixed - 2 - nameWidth - 2)
+        return rows.indices.map { i in
+            var line = DisplayWidth.pad(numbers[i], to: numberWidth) + "  " + output.bold(DisplayWidth.pad(rows[i].name, to: nameWidth))
+            if showKind { line += "  " + output.dim(DisplayWidth.pad(kinds[i], to: kindWidth)) }
+            if let values { line += "  " + String(repeating: " ", count: valueWidth - DisplayWidth.of(values[i])) + values[i] }
+            let tail = tailText(tails[i])
+            if !tail.isEmpty && tailRoom > 0 {
+                if DisplayWidth.of(tail) <= tailRoom {
+                    let types = zip(rows[i].types, tails[i].types).map { output.paint($1, TypeColors.code($0)) }.joined(separator: "/")
+                    line += "  " + ([types].filter { !$0.isEmpty } + [tails[i].slug.map(output.dim)].compactMap { $0 }).joined(separator: "  ")
+                } else {
+                    line += "  " + DisplayWidth.truncate(tail, to: tailRoom)
+                }
+            }
+            var lines = [trimmingTrailingSpaces(line)]
+            for summary in rows[i].explanation {
+                lines.append(String(repeating: " ", count: numberWidth + 2)
+                             + output.dim(DisplayWidth.truncate(summary, to: max(1, width - numberWidth - 2))))
+            }
+            return lines.joined(separator: "\n")
         }
     }
 
-    static func pad(_ s: String, _ width: Int) -> String {
-        let w = displayWidth(s)
-        return w >= width ? s : s + String(repeating: " ", count: width - w)
+    private func trimmingTrailingSpaces(_ line: String) -> String {
+        var line = line
+        while line.last == " " { line.removeLast() }
+        return line
+    }
+}
+
+/// The kinds' names in the display languages (the data names types, not kinds).
+enum KindNames {
+    static let names: [String: [String]] = [
+        // pokemon, move, ability, item, type
+        "fr": ["Pokémon", "capacité", "talent", "objet", "type"],
+        "de": ["Pokémon", "Attacke", "Fähigkeit", "Item", "Typ"],
+        "es": ["Pokémon", "movimiento", "habilidad", "objeto", "tipo"],
+        "es-419": ["Pokémon", "movimiento", "habilidad", "objeto", "tipo"],
+        "it": ["Pokémon", "mossa", "abilità", "strumento", "tipo"],
+        "ja": ["ポケモン", "わざ", "とくせい", "どうぐ", "タイプ"],
+        "ja-hrkt": ["ポケモン", "わざ", "とくせい", "どうぐ", "タイプ"],
+        "ja-roma": ["pokemon", "waza", "tokusei", "dougu", "taipu"],
+        "ko": ["포켓몬", "기술", "특성", "도구", "타입"],
+        "zh-hans": ["宝可梦", "招式", "特性", "道具", "属性"],
+        "zh-hant": ["寶可夢", "招式", "特性", "道具", "屬性"],
+        "cs": ["Pokémon", "útok", "schopnost", "předmět", "typ"],
+        "pt-br": ["Pokémon", "golpe", "habilidade", "item", "tipo"],
+    ]
+
+    static func name(_ kind: Kind, language: Int) -> String {
+        names[Language.codes[language]]?[kind.rank] ?? kind.rawValue
     }
 }
 

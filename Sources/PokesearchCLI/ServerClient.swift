@@ -21,8 +21,8 @@ struct ServerClient {
 
     /// Sends `request` and returns its answer; `elementsKey` names the array whose objects
     /// are returned raw. A query error from the server is thrown as the local engine would.
-    static func ask(_ request: String, elementsKey: String, context: CommandContext) throws -> Answer? {
-        guard !context.arguments.flags.contains("--no-server"), !request.contains("\n"), !request.contains("\r") else { return nil }
+    static func ask(_ request: Request, elementsKey: String, context: CommandContext) throws -> Answer? {
+        guard !context.arguments.flags.contains("--no-server"), let line = request.line else { return nil }
         let socketPath = SocketPath.resolve(override: context.arguments.values["--socket"], environment: context.environment)
         guard case .success(let fd) = UnixSocket.connect(path: socketPath) else { return nil }
         defer { close(fd) }
@@ -38,7 +38,7 @@ struct ServerClient {
         guard send(fd, "STATS\n"), let statsLine = reader.next(), let stats = decode(statsLine),
               let database = stats["database"] as? String,
               canonicalPath(database) == canonicalPath(context.databasePath),
-              send(fd, request + "\n"), let line = reader.next(), let fields = decode(line) else { return nil }
+              send(fd, line + "\n"), let answerLine = reader.next(), let fields = decode(answerLine) else { return nil }
         if fields["ok"] as? Bool != true {
             let error = fields["error"] as? [String: Any]
             if error?["code"] as? String == "bad_query", let message = error?["message"] as? String {
@@ -46,7 +46,7 @@ struct ServerClient {
             }
             return nil
         }
-        guard let elements = arrayElements(line, key: elementsKey) else { return nil }
+        guard let elements = arrayElements(answerLine, key: elementsKey) else { return nil }
         return Answer(fields: fields, elements: elements)
     }
 

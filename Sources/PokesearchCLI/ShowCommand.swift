@@ -10,7 +10,7 @@ enum ShowCommand {
         let text = context.arguments.positional.joined(separator: " ")
         let language = try context.arguments.languageIndex(environment: context.environment)
         let catalog = try context.catalog()
-        let (doc, others) = try EntityLookup.resolve(text, catalog: catalog, language: language, command: "show")
+        let (doc, others) = try EntityLookup.resolve(text, catalog: catalog, language: language, kinds: Set(context.arguments.kinds), command: "show")
         let pokedex = try DetailReader(store: catalog.store).pokedex(for: doc, index: catalog.index)
         guard let detail = pokedex.detail(doc, language: language) else {
             throw CLIError.data("the database lists \(catalog.index.kind(doc).rawValue):\(catalog.index.slug(doc)) but has no data for it; rebuild it with `pokesearch ingest`")
@@ -23,7 +23,9 @@ enum ShowCommand {
             if let othersNote { Output.error(othersNote) }
             return 0
         }
-        DetailPage(output: context.output, pokedex: pokedex, language: language).render(detail)
+        SpriteDrawing.page(slug: detail.entity.slug, isPokemon: detail.entity.kind == .pokemon, context: context) {
+            DetailPage(output: context.output, pokedex: pokedex, language: language).render(detail)
+        }
         // A sprite downloaded earlier by `pokesearch sprite`.
         let sprite = Sprites.path(slug: detail.entity.slug, cacheDirectory: Paths.cache(environment: context.environment))
         if detail.entity.kind == .pokemon && FileManager.default.fileExists(atPath: sprite) {
@@ -38,22 +40,40 @@ enum ShowCommand {
 /// Resolves the name a command was given, turning ambiguity and absence into errors that
 /// say how to go on.
 enum EntityLookup {
-    static func resolve(_ text: String, catalog: Catalog, language: Int, command: String) throws -> (doc: Int, others: [Int]) {
+    /// `kinds` (`--kind`) narrows what the name may be.
+    static func resolve(_ text: String, catalog: Catalog, language: Int, kinds: Set<Kind>, command: String) throws -> (doc: Int, others: [Int]) {
         guard !text.allSatisfy(\.isWhitespace) else {
             throw CLIError.usage("\(command) needs a name, slug or id, e.g. `pokesearch \(command) pikachu`")
         }
         let index = catalog.index
-        func label(_ doc: Int) -> String { "\(index.kind(doc).rawValue):\(index.slug(doc)) (\(index.displayName(doc, language: language)))" }
-        switch EntityResolver(engine: catalog.engine).resolve(text, language: language) {
+        func label(_ doc: Int) -> String { "\(index.kind(doc).rawValue):\(index.slug(doc)) (\(Output.visible(index.displayName(doc, language: language))))" }
+        func allowed(_ doc: Int) -> Bool { kinds.isEmpty || kinds.contains(index.kind(doc)) }
+        let resolver = EntityResolver(engine: catalog.engine)
+        let hasKindPrefix = text.firstIndex(of: ":").map { Kind(rawValue: text[..<$0].lowercased()) != nil } ?? false
+        var resolution = kinds.count == 1 && !hasKindPrefix ? resolver.resolve("\(kinds.first!.rawValue):\(text)", language: language)
+            : resolver.resolve(text, language: language)
+        switch resolution {
+        case .found(let doc, let others):
+            let narrowed = ([doc] + others).filter(allowed)
+            resolution = narrowed.isEmpty ? .notFound(suggestions: []) : .found(doc: narrowed[0], others: Array(narrowed.dropFirst()))
+        case .ambiguous(let docs) where !kinds.isEmpty:
+            let narrowed = docs.filter(allowed)
+            resolution = narrowed.count == 1 ? .found(doc: narrowed[0], others: []) : narrowed.isEmpty ? .notFound(suggestions: []) : .ambiguous(narrowed)
+        default: break
+        }
+        let shown = Output.visible(text)
+        let nothing = kinds == [.pokemon] ? "no Pokémon" : kinds.isEmpty ? "nothing" : "no " + kinds.map(\.rawValue).sorted().joined(separator: " or ")
+        switch resolution {
         case .found(let doc, let others):
             return (doc, others)
         case .ambiguous(let docs):
-            throw CLIError.notFound("'\(text)' names several things: \(docs.map(label).joined(separator: ", ")); pick one, e.g. `pokesearch \(command) \(index.kind(docs[0]).rawValue):\(index.slug(docs[0]))`")
-        case .notFound(let suggestions):
+            throw CLIError.notFound("'\(shown)' names several things: \(docs.map(label).joined(separator: ", ")); pick one, e.g. `pokesearch \(command) \(index.kind(docs[0]).rawValue):\(index.slug(docs[0]))`")
+        case .notFound(let found):
+            let suggestions = found.filter { allowed($0.doc) }
             guard !suggestions.isEmpty else {
-                throw CLIError.notFound("nothing is named '\(text)'; search with `pokesearch \(shellWord(text))`")
+                throw CLIError.notFound("\(nothing) is named '\(shown)'; search with `pokesearch \(shellWord(shown))`")
             }
-            throw CLIError.notFound("nothing is named '\(text)'; did you mean \(suggestions.map { label($0.doc) }.joined(separator: ", "))?")
+            throw CLIError.notFound("\(nothing) is named '\(shown)'; did you mean \(suggestions.map { label($0.doc) }.joined(separator: ", "))?")
         }
     }
 

@@ -50,7 +50,7 @@ enum SynonymCommand {
         }
         var docs: [Int] = []
         for name in names {
-            let doc = try EntityLookup.resolve(name, catalog: catalog, language: language, command: "synonym add").doc
+            let doc = try EntityLookup.resolve(name, catalog: catalog, language: language, kinds: [], command: "synonym add").doc
             if !docs.contains(doc) { docs.append(doc) }
         }
         return docs

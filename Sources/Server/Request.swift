@@ -2,8 +2,9 @@ import Foundation
 import Corpus
 import Query
 
-/// One parsed request line.
-enum Request: Equatable {
+/// One request: what the server parses from a line, and what a client (the CLI) encodes
+/// into one with `line`. The grammar lives here alone.
+public enum Request: Equatable, Sendable {
     case ping
     case search(query: String, options: SearchRequestOptions)
     case complete(prefix: String, limit: Int, language: Int, kinds: Set<Kind>)
@@ -14,13 +15,23 @@ enum Request: Equatable {
 }
 
 /// The options SEARCH takes after its query.
-struct SearchRequestOptions: Equatable {
-    var limit = 20
-    var offset = 0
-    var language = 0
-    var kinds: Set<Kind> = []
-    var sort: SortField = .relevance
-    var descending = false
+public struct SearchRequestOptions: Equatable, Sendable {
+    public var limit: Int
+    public var offset: Int
+    public var language: Int
+    public var kinds: Set<Kind>
+    public var sort: SortField
+    public var descending: Bool
+
+    public init(limit: Int = 20, offset: Int = 0, language: Int = 0, kinds: Set<Kind> = [], sort: SortField = .relevance,
+                descending: Bool = false) {
+        self.limit = limit
+        self.offset = offset
+        self.language = language
+        self.kinds = kinds
+        self.sort = sort
+        self.descending = descending
+    }
 
     var engineOptions: SearchOptions {
         var options = SearchOptions()
@@ -186,7 +197,7 @@ enum RequestParser {
             let nameStart = body[..<open].lastIndex(where: \.isWhitespace).map(body.index(after:)) ?? body.startIndex
             let name = body[nameStart..<open]
             guard !name.isEmpty, name.allSatisfy({ $0.isASCII && $0.isLetter }),
-                  optionNames.contains(name.uppercased()) else { break }
+                  optionNames.contains(name.uppercased()) || isUnknownOptionName(name.utf8) else { break }
             let value = body[body.index(after: open)..<body.index(before: body.endIndex)]
             options.insert((name.uppercased(), String(value)), at: 0)
             text = body[..<nameStart]
@@ -195,6 +206,13 @@ enum RequestParser {
     }
 
     static let optionNames: Set<String> = ["LIMIT", "OFFSET", "LANG", "KIND", "SORT"]
+
+    /// A name written as options are (`FOO(1)`: two or more upper-case ASCII letters) that no
+    /// verb takes: an option all the same, refused as `bad_option` rather than searched. A
+    /// lower-case word before parentheses (`porygon(z)`) is query text.
+    static func isUnknownOptionName(_ name: some Collection<UInt8>) -> Bool {
+        name.count >= 2 && name.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+    }
 
     private static func number(_ name: String, _ value: String, max: Int) throws(ProtocolError) -> Int {
         guard let n = Int(value), (0...max).contains(n) else {
@@ -323,7 +341,7 @@ struct ASCIIText: RequestArgument {
             let name = bytes[nameStart..<open]
             guard !name.isEmpty, name.allSatisfy({ (0x61...0x7A).contains($0 | 0x20) }) else { break } // ASCII letters
             let upper = text(nameStart..<open).uppercased()
-            guard RequestParser.optionNames.contains(upper) else { break }
+            guard RequestParser.optionNames.contains(upper) || RequestParser.isUnknownOptionName(name) else { break }
             options.insert((upper, text((open + 1)..<(bodyEnd - 1))), at: 0)
             end = nameStart
         }
@@ -331,11 +349,32 @@ struct ASCIIText: RequestArgument {
     }
 }
 
-/// What clients composing requests need to know of the request syntax.
-public enum RequestSyntax {
-    /// Whether `text` ends in something the server reads as an option (`LIMIT(3)`), so
-    /// that it cannot be sent as a query or prefix with options after it.
-    public static func endsWithOption(_ text: String) -> Bool {
-        !RequestParser.splitOptions(Substring(text)).options.isEmpty
+extension Request {
+    /// The request line (without its line feed) the parser reads back as this request; nil
+    /// when the text cannot travel in one: a line break or NUL in it, an end the parser would
+    /// read as options (`pikachu limit(2)`), or (COMPLETE) white space at its end, which the
+    /// parser reads as a separator. The client then answers by itself.
+    public var line: String? {
+        func sendable(_ text: String) -> Bool {
+            !text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" })
+                && RequestParser.splitOptions(Substring(text)).options.isEmpty
+        }
+        func kindsOption(_ kinds: Set<Kind>) -> String {
+            kinds.isEmpty ? "" : " KIND(\(kinds.map(\.rawValue).sorted().joined(separator: ",")))"
+        }
+        switch self {
+        case .ping: return "PING"
+        case .stats: return "STATS"
+        case .reload: return "RELOAD"
+        case .quit: return "QUIT"
+        case .get(let key): return sendable(key) ? "GET \(key)" : nil
+        case .search(let query, let o):
+            guard sendable(query) else { return nil }
+            return "SEARCH \(query) LIMIT(\(o.limit)) OFFSET(\(o.offset)) LANG(\(Language.codes[o.language]))"
+                + " SORT(\(o.sort.rawValue)\(o.descending ? ":desc" : ""))" + kindsOption(o.kinds)
+        case .complete(let prefix, let limit, let language, let kinds):
+            guard sendable(prefix), !(prefix.last?.isWhitespace ?? false) else { return nil }
+            return "COMPLETE \(prefix) LIMIT(\(limit)) LANG(\(Language.codes[language]))" + kindsOption(kinds)
+        }
     }
 }

@@ -282,9 +282,12 @@ public final class Store {
 
     // MARK: Favourites and history
 
-    public func addFavourite(kind: Kind, slug: String) throws {
+    /// Returns whether it was not a favourite already.
+    @discardableResult
+    public func addFavourite(kind: Kind, slug: String) throws -> Bool {
         try database.run("INSERT OR IGNORE INTO favourite (kind, slug, added_at) VALUES (?, ?, ?)",
                          .text(kind.rawValue), .text(slug), .real(Date().timeIntervalSince1970))
+        return database.changes > 0
     }
 
     /// Returns whether it was a favourite.
@@ -319,6 +322,15 @@ public final class Store {
     /// Recent searches, newest first.
     public func history() throws -> [String] {
         try database.rows("SELECT query FROM history ORDER BY searched_at DESC, rowid DESC").compactMap { $0[0].textValue }
+    }
+
+    /// Recent searches with when each was last run (seconds since 1970), newest first.
+    public func historyEntries() throws -> [(query: String, searchedAt: Double)] {
+        try database.rows("SELECT query, searched_at FROM history ORDER BY searched_at DESC, rowid DESC").compactMap { row in
+            guard let query = row[0].textValue else { return nil }
+            if case .real(let at) = row[1] { return (query, at) }
+            return (query, Double(row[1].intValue ?? 0))
+        }
     }
 
     public func clearHistory() throws { try database.run("DELETE FROM history") }

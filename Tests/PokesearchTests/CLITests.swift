@@ -11,7 +11,7 @@ struct CLITests {
 
     @Test func searchPrintsATableAndExitsZero() throws {
         let run = try pokesearch(["fire", "dragon", "--db", db])
-        #expect(run.status == 0 && run.stderr.isEmpty)
+        #expect(run.status == 0 && run.stderr == "4 results\n")
         #expect(run.lines.count == 4, "the four fire/dragon Pokémon: \(run.lines)")
         #expect(run.lines.allSatisfy { $0.hasPrefix("#") && $0.contains("fire") && $0.contains("dragon") })
         #expect(!run.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
@@ -83,9 +83,17 @@ struct CLITests {
         #expect(badQuery.stderr.contains("atk>>x") && badQuery.stderr.contains("character 6"))
     }
 
-    @Test func negatedTermsAreNotOptions() throws {
-        let run = try pokesearch(["charizard", "-type:flying", "--json", "--db", db])
-        #expect(run.status == 0 && !run.stdout.contains("\"slug\":\"charizard\""))
+    /// A negated term is quoted with the query or put after `--`; alone it is a usage error
+    /// that says so.
+    @Test func negatedTermsAreQuotedOrAfterTheEndOfOptions() throws {
+        let quoted = try pokesearch(["charizard -type:flying", "--json", "--db", db])
+        #expect(quoted.status == 0 && !quoted.stdout.contains("\"slug\":\"charizard\""))
+        let afterEnd = try pokesearch(["--json", "--db", db, "--", "charizard", "-type:flying"])
+        #expect(afterEnd.stdout == quoted.stdout)
+        let bare = try pokesearch(["charizard", "-type:flying", "--db", db])
+        #expect(bare.status == 2 && bare.stdout.isEmpty)
+        #expect(bare.stderr.contains("to negate a term") && bare.stderr.contains("`pokesearch \"charizard -type:flying\"`")
+                && bare.stderr.contains("`pokesearch -- charizard -type:flying`"), "\(bare.stderr)")
     }
 
     @Test func helpAndVersion() throws {
@@ -114,7 +122,7 @@ struct CLITests {
     /// is printed before, and with the lock held elsewhere the command exits all the same,
     /// its search not recorded. Without the lock held, the search is recorded.
     /// (The completion's text is recorded without the white space around it, a newline too.)
-    @Test(arguments: [(["fire dragon"], "Reshiram"), (["complete", "\n fire d", "--no-server"], "Fire Blast")])
+    @Test(arguments: [(["fire dragon"], "Reshiram"), (["show", "reshiram"], "Reshiram")])
     func theAnswerComesBeforeTheHistoryIsWritten(_ command: [String], answer: String) throws {
         let path = Fixture.copyOfDatabase("history-order")
         let output = Fixture.temporaryDirectory("history-order") + "/stdout"
@@ -140,7 +148,8 @@ struct CLITests {
         #expect(try pokesearch(["history", "--db", path]).lines.isEmpty)
         let recorded = try pokesearch(command + ["--db", path], environment: ["POKESEARCH_NO_HISTORY": ""])
         #expect(recorded.status == 0)
-        #expect(try pokesearch(["history", "--db", path]).lines == [command.contains("complete") ? "fire d" : "fire dragon"])
+        let history = try pokesearch(["history", "--json", "--db", path])
+        #expect(history.lines.map(historyQuery) == [command.joined(separator: " ")])
     }
 
     /// The environment is read from `environ` as `getenv` reads it: a name given twice is
@@ -155,8 +164,8 @@ struct CLITests {
         _ = try pokesearch(["eevee", "--db", path], environment: ["POKESEARCH_NO_HISTORY": ""])
         _ = try pokesearch(["fire dragon", "--db", path], environment: ["POKESEARCH_NO_HISTORY": ""])
         _ = try pokesearch(["mew", "--db", path], environment: ["POKESEARCH_NO_HISTORY": "1"])
-        let history = try pokesearch(["history", "--db", path])
-        #expect(history.lines == ["fire dragon", "eevee"])
+        let history = try pokesearch(["history", "--json", "--db", path])
+        #expect(history.lines.map(historyQuery) == ["fire dragon", "eevee"])
     }
 }
 

@@ -106,14 +106,16 @@ struct ServerClientTests {
     /// Runs a shell's completion for a command line: `shell` and its arguments, with the
     /// built pokesearch first on the PATH, the fixture database and the given socket; the
     /// candidates it prints, one per line.
-    func completions(_ shell: String, _ arguments: [String], socket: String) throws -> [String] {
+    func completions(_ shell: String, _ arguments: [String], socket: String, database: String = ServerFixture.database) throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: shell)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = (ServerFixture.binary as NSString).deletingLastPathComponent + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        environment["POKESEARCH_DB"] = ServerFixture.database
+        environment["POKESEARCH_DB"] = database
         environment["POKESEARCH_SOCKET"] = socket
+        // History recorded as it is for a person at the shell: the tests see what TAB records.
+        environment["POKESEARCH_NO_HISTORY"] = nil
         // fish keeps its history and variables under $HOME: a scratch one.
         environment["HOME"] = ServerFixture.temporaryDirectory()
         process.environment = environment
@@ -129,17 +131,17 @@ struct ServerClientTests {
     func script(_ name: String) -> String { ServerFixture.repository.appendingPathComponent("completions/\(name)").path }
 
     /// Runs bash's completion function for `words` (the last one being completed).
-    func bashCompletions(_ words: [String], socket: String) throws -> [String] {
+    func bashCompletions(_ words: [String], socket: String, database: String = ServerFixture.database) throws -> [String] {
         let quoted = words.map { "'\($0)'" }.joined(separator: " ")
         return try completions("/bin/bash", ["-c", "source '\(script("pokesearch.bash"))'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE=\"${COMP_WORDS[*]}\"; COMP_POINT=${#COMP_LINE}; _pokesearch; printf '%s\\n' \"${COMPREPLY[@]}\""],
-                               socket: socket)
+                               socket: socket, database: database)
     }
 
     /// Runs zsh's completion function for `words` (the last one being completed) the way
     /// compsys autoloads it (the file's body runs with `words`, `CURRENT` and `PREFIX` set),
     /// with stand-ins for the builtins it calls that print what they are given and that
     /// matches the prefix (all of it with `-U`, as compadd does).
-    func zshCompletions(_ words: [String], socket: String) throws -> [String] {
+    func zshCompletions(_ words: [String], socket: String, database: String = ServerFixture.database) throws -> [String] {
         let harness = #"""
             compadd() {
                 local unfiltered=0 rest=0 a
@@ -159,13 +161,50 @@ struct ServerClientTests {
             words=("${@:2}"); CURRENT=${#words}; PREFIX=${words[CURRENT]}
             source "$1"
             """#
-        return try completions("/usr/bin/zsh", ["-f", "-c", harness, "zsh", script("_pokesearch")] + words, socket: socket)
+        return try completions("/usr/bin/zsh", ["-f", "-c", harness, "zsh", script("_pokesearch")] + words, socket: socket, database: database)
     }
 
     /// Asks fish for the completions of `commandLine` (`complete -C`), with our script loaded.
-    func fishCompletions(_ commandLine: String, socket: String) throws -> [String] {
+    func fishCompletions(_ commandLine: String, socket: String, database: String = ServerFixture.database) throws -> [String] {
         try completions("/usr/bin/fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", script("pokesearch.fish"), commandLine],
-                        socket: socket)
+                        socket: socket, database: database)
+    }
+
+    /// Every TAB runs `pokesearch complete`: in every shell, with and without a server,
+    /// pressing it leaves `history` as it was.
+    @Test func tabPressesLeaveTheHistoryUnchanged() throws {
+        let directory = ServerFixture.temporaryDirectory()
+        let database = directory + "/history.sqlite"
+        try FileManager.default.copyItem(atPath: ServerFixture.database, toPath: database)
+        #expect(ServerFixture.run(["pikachu", "--db", database], environment: ["POKESEARCH_NO_HISTORY": ""]).status == 0)
+        let server = try RunningServer(database: database)
+        for socket in [directory + "/none.sock", server.socketPath] {
+            for word in ["garcho", "dracau", "mr", "char"] {
+                #expect(try !bashCompletions(["pokesearch", "show", word], socket: socket, database: database).isEmpty)
+                if FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") {
+                    #expect(try !zshCompletions(["pokesearch", word], socket: socket, database: database).isEmpty)
+                }
+                if FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") {
+                    _ = try fishCompletions("pokesearch \(word)", socket: socket, database: database)
+                }
+            }
+        }
+        let history = ServerFixture.run(["history", "--json", "--db", database])
+        #expect(history.stdout.split(separator: "\n").map { historyQuery(String($0)) } == ["pikachu"], "\(history.stdout)")
+    }
+
+    /// A name two kinds share is offered as each kind:slug, which `show` takes; `show -<TAB>`
+    /// offers the options `show` takes.
+    @Test func completionOffersKindSlugsAndTheCommandsOwnOptions() throws {
+        let noServer = ServerFixture.temporaryDirectory() + "/none.sock"
+        #expect(try Set(bashCompletions(["pokesearch", "show", "metronom"], socket: noServer)) == ["move:metronome", "item:metronome"])
+        let options = try Set(bashCompletions(["pokesearch", "show", "--"], socket: noServer))
+        #expect(options.contains("--kind") && !options.contains("--sort") && !options.contains("--limit"), "\(options)")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") {
+            let zsh = try Set(zshCompletions(["pokesearch", "show", "--"], socket: noServer))
+            #expect(zsh.contains("--kind") && !zsh.contains("--sort"), "\(zsh)")
+        }
+        #expect(ServerFixture.run(["show", "move:metronome", "--db", ServerFixture.database]).status == 0)
     }
 
     @Test func bashCompletesCommandsOptionsAndNames() throws {
@@ -192,7 +231,7 @@ struct ServerClientTests {
         #expect(try zshCompletions(["pokesearch", "search", "--li"], socket: noServer) == ["--limit"])
         #expect(try zshCompletions(["pokesearch", "search", "--kind", "m"], socket: noServer) == ["move"])
         #expect(try zshCompletions(["pokesearch", "search", "--db", "x"], socket: noServer) == ["<files>"])
-        #expect(try zshCompletions(["pokesearch", "fav", ""], socket: noServer) == ["add", "remove"])
+        #expect(try zshCompletions(["pokesearch", "fav", ""], socket: noServer) == ["add", "remove", "rm", "list"])
         #expect(try zshCompletions(["pokesearch", "show", "pikac"], socket: noServer).contains("pikachu"))
         // No command starts so: the word is a name to search for.
         #expect(try zshCompletions(["pokesearch", "garch"], socket: noServer).contains("garchomp"))

@@ -217,7 +217,7 @@ import Testing
         #expect(raichu.status == 0 && !raichu.stdout.contains("Sprite"))
 
         let notPNG = try sandbox.run(["sprite", "bulbasaur", "--api", sandbox.api])
-        #expect(notPNG.status == 3 && notPNG.stderr.contains("/sprites/1.png: not a PNG image"), "\(notPNG.stderr)")
+        #expect(notPNG.status == 3 && notPNG.stderr.contains("cannot download the sprite of bulbasaur: not a PNG image") && notPNG.stderr.contains("/sprites/1.png"), "\(notPNG.stderr)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("cache/pokesearch/sprites/bulbasaur.png").path))
     }
 

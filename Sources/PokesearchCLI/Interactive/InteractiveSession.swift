@@ -248,7 +248,7 @@ final class InteractiveSession {
                 favourites.remove(doc)
                 message = "removed \(name) from favourites"
             } else {
-                try catalog.write { try $0.addFavourite(kind: kind, slug: slug) }
+                _ = try catalog.write { try $0.addFavourite(kind: kind, slug: slug) }
                 favourites.insert(doc)
                 message = "added \(name) to favourites"
             }

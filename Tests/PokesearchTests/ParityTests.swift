@@ -1,0 +1,116 @@
+import Corpus
+import Foundation
+import Query
+@testable import Server
+import Testing
+
+/// One behaviour with or without a server: every command's output through `pokesearch
+/// serve` is what the database gives, and the request grammar is one (`Request`), parsed by
+/// the server and encoded by the CLI.
+@Suite("Server parity")
+struct ParityTests {
+    /// The judged query set (Tests/PokesearchTests/Judged/, the first tab-separated field of
+    /// each line that is not a comment) when it is there, else a representative list.
+    static let queries: [String] = {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Judged")
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+        var judged: [String] = []
+        for file in files {
+            guard let text = try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+                if let query = line.split(separator: "\t").first.map(String.init), !query.isEmpty, !judged.contains(query) { judged.append(query) }
+            }
+        }
+        if !judged.isEmpty { return Array(judged.prefix(60)) }
+        return ["pikachu", "fire dragon", "mr mime", "char", "garchomp", "type:water hp>100", "kind:move thunder", "dracaufeu",
+                "ピカチュウ", "피카츄", "mime", "ball", "is:legendary gen:1", "eon", "25", "-type:flying kind:pokemon gen:1",
+                "*meleon", "ee?ee", "@fr:salameche", "zzzzqqqq", "gen:99", "hp>>", "\"mr mime\"", "poke ball", "metronome"]
+    }()
+
+    func requestsServed(_ server: RunningServer) throws -> Int {
+        try TestClient(path: server.socketPath).requestJSON("STATS")["requests"] as? Int ?? -1
+    }
+
+    /// `arguments` run through the server and from the database: the same stdout, stderr and status.
+    func expectSame(_ arguments: [String], server: RunningServer, database: String = ServerFixture.database) throws {
+        let common = ["--db", database, "--socket", server.socketPath]
+        let before = try requestsServed(server)
+        let served = ServerFixture.run(arguments + common)
+        let asked = try requestsServed(server) - before - 1
+        let local = ServerFixture.run(arguments + common + ["--no-server"])
+        #expect(served.stdout == local.stdout, "\(arguments)")
+        #expect(served.stderr == local.stderr, "\(arguments)")
+        #expect(served.status == local.status, "\(arguments)")
+        #expect(asked == 2, "\(arguments): STATS and the request went to the server")
+    }
+
+    @Test func searchesAreTheSameWithAndWithoutAServer() throws {
+        let server = try RunningServer()
+        for query in Self.queries {
+            for options in [["-n", "10"], ["-n", "5", "-l", "ja", "--offset", "2"], ["-j", "-n", "5"]] {
+                try expectSame(["search", query] + options, server: server)
+            }
+        }
+        try expectSame(["search", "kind:pokemon", "-s", "attack", "--desc", "-n", "5", "-l", "fr"], server: server)
+        try expectSame(["search", "type:water", "-n", "0"], server: server)
+        try expectSame(["search", "type:water", "--offset", "100000"], server: server)
+    }
+
+    @Test func completionsAreTheSameWithAndWithoutAServer() throws {
+        let server = try RunningServer()
+        for prefix in ["pika", "char", "fire d", "mr mi", "ピカ", "metronom", "zzzzqqqq"] {
+            for options in [[], ["--slugs"], ["-j", "-n", "3"], ["-n", "0"], ["-k", "move"]] {
+                try expectSame(["complete", prefix] + options, server: server)
+            }
+        }
+    }
+
+    /// The server reads the favourites from the database it serves, as the CLI does.
+    @Test func favouritesFilterTheSameThroughTheServer() throws {
+        let database = ServerFixture.temporaryDirectory() + "/favourites.sqlite"
+        try FileManager.default.copyItem(atPath: ServerFixture.database, toPath: database)
+        for name in ["eevee", "pikachu", "thunderbolt"] { #expect(ServerFixture.run(["fav", "add", name, "--db", database]).status == 0) }
+        let server = try RunningServer(database: database)
+        for query in ["is:fav", "is:fav kind:pokemon", "-is:fav pika", "is:favourite"] {
+            try expectSame(["search", query, "-j"], server: server, database: database)
+        }
+        let served = ServerFixture.run(["search", "is:fav", "--db", database, "--socket", server.socketPath])
+        #expect(served.stdout.contains("Eevee") && served.stdout.contains("Thunderbolt"), "\(served.stdout)")
+        // A favourite added while the server runs counts at once.
+        #expect(ServerFixture.run(["fav", "add", "mew", "--db", database]).status == 0)
+        let after = try TestClient(path: server.socketPath).request("SEARCH is:fav kind:pokemon")
+        #expect(after.contains(#""slug":"mew""#), "\(after)")
+    }
+
+    @Test func unknownOptionsInRequestsAreRefused() throws {
+        let server = try RunningServer()
+        let client = try TestClient(path: server.socketPath)
+        #expect(try errorCode(client.request("SEARCH pika FOO(1)")) == "bad_option")
+        #expect(try errorCode(client.request("COMPLETE pika OFFSET(2)")) == "bad_option")
+        #expect(try errorCode(client.request("SEARCH pika LIMIT(2) BAR(x)")) == "bad_option")
+        // A lower-case word before parentheses is query text.
+        #expect(try client.requestJSON("SEARCH porygon(z)")["ok"] as? Bool == true)
+    }
+
+    /// The CLI's requests are `Request.line`: the server reads back exactly the request.
+    @Test func requestLinesReadBackAsTheirRequests() throws {
+        let requests: [Request] = [
+            .ping, .stats, .reload, .quit, .get("move:thunderbolt"),
+            .search(query: "fire dragon", options: SearchRequestOptions()),
+            .search(query: "type:water", options: SearchRequestOptions(limit: 5, offset: 10, language: 1, kinds: [.pokemon, .move],
+                                                                       sort: .specialAttack, descending: true)),
+            .search(query: "ピカチュウ (x)", options: SearchRequestOptions(limit: 0)),
+            .complete(prefix: "mr mi", limit: 3, language: 8, kinds: [.item]),
+            .complete(prefix: "pika", limit: 0, language: 0, kinds: []),
+        ]
+        for request in requests {
+            let line = try #require(request.line, "\(request)")
+            #expect(try RequestParser.parse(line) == request, "\(line)")
+        }
+        // What a line cannot carry is not encoded: the client answers by itself.
+        #expect(Request.search(query: "pikachu limit(2)", options: SearchRequestOptions()).line == nil)
+        #expect(Request.search(query: "pika\nPING", options: SearchRequestOptions()).line == nil)
+        #expect(Request.complete(prefix: "pikachu ", limit: 8, language: 0, kinds: []).line == nil)
+        #expect(Request.get("pika\u{0}chu").line == nil)
+    }
+}
