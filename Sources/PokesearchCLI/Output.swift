@@ -30,16 +30,21 @@ final class Output {
         }
     }
 
+    /// Lines are being taken by `capture`, not written.
+    private var capturing = false
+
     func line(_ text: String = "") {
         buffer.append(contentsOf: text.utf8)
         buffer.append(10)
-        if buffer.count > 1 << 16 { flush() }
+        if buffer.count > 1 << 16 && !capturing { flush() }
     }
 
     /// The lines `body` writes, taken instead of written (to lay them out beside something).
     func capture(_ body: () -> Void) -> [String] {
         flush()
+        capturing = true
         body()
+        capturing = false
         let text = String(decoding: buffer, as: UTF8.self)
         buffer.removeAll(keepingCapacity: true)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

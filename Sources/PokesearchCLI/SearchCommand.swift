@@ -139,8 +139,9 @@ enum ResultPrinter {
                 typeNames = engine.typeNames(page.rows.flatMap(\.types), language: language)
             }
             let fixedKind = arguments.kinds.count == 1 || (page.query.flatMap(QueryParser.fixedKind) != nil)
-            let table = ResultTable(page: page, typeNames: typeNames, showKind: !fixedKind, language: language,
-                                    width: TerminalSize.columns(environment: context.environment))
+            // Into a pipe or a file, names are not cut (unless COLUMNS asks for a width).
+            let width = output.isTerminal || context.environment["COLUMNS"] != nil ? TerminalSize.columns(environment: context.environment) : Int.max / 4
+            let table = ResultTable(page: page, typeNames: typeNames, showKind: !fixedKind, language: language, width: width)
             for line in table.lines(output) { output.line(line) }
         } else {
             for row in page.rows { output.line(row.json) }

@@ -48,10 +48,16 @@ extension QueryParser {
     /// must then read them from the database. The flag's letters are looked for first, so
     /// that most queries are not parsed twice.
     public static func filtersFavourites(_ query: String) -> Bool {
-        let letters = Array("fav".utf8)
-        let bytes = Array(query.utf8)
-        guard bytes.count >= 3, (0...(bytes.count - 3)).contains(where: { i in (0..<3).allSatisfy { bytes[i + $0] | 0x20 == letters[$0] } }),
-              let parsed = try? parse(query) else { return false }
+        // "f", "a", "v" in a row, either case (three distinct letters: a mismatch restarts
+        // at the first), read in place: the server asks this of every SEARCH.
+        let letters: (UInt8, UInt8, UInt8) = (UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "v"))
+        var matched = 0
+        for byte in query.utf8 where matched < 3 {
+            let lower = byte | 0x20
+            let next = matched == 0 ? letters.0 : matched == 1 ? letters.1 : letters.2
+            matched = lower == next ? matched + 1 : lower == letters.0 ? 1 : 0
+        }
+        guard matched == 3, let parsed = try? parse(query) else { return false }
         return parsed.clauses.contains { clause in
             if case .filter(.flag("fav"), _, _) = clause.clause { return true }
             return false

@@ -42,6 +42,9 @@ struct CLITableTests {
         #expect(narrow.stdout.contains("…"), "\(narrow.stdout)")
         let wide = try table(["pikachu", "-n", "5"], columns: 120)
         #expect(!wide.stdout.contains("…") && wide.stdout.contains("Pikachu Rock Star"))
+        // Into a pipe without COLUMNS, names are whole whatever the width.
+        let piped = try pokesearch(["kind:item", "ball", "-n", "100", "--db", db])
+        #expect(!piped.stdout.contains("…") && piped.lines.contains { DisplayWidth.of($0) > 40 })
     }
 
     /// One kind on the page is no reason to hide the kind: only a query that fixes one is.
