@@ -76,6 +76,9 @@ struct MatchContext {
     /// past this many keys the pattern is refused as too broad.
     static let maxWildcardScan = 20_000
 
+    /// What a posting recorded by a wildcard pattern costs in wildcard steps.
+    static let wildcardStepsPerPosting = 64
+
     /// A term's text found in the trie, once for every way a query reads the term (deferring
     /// it, listing it, matching it): its node, nil when no key starts with the text, and the
     /// keys starting with it (every key for an empty text).
@@ -642,7 +645,11 @@ struct MatchContext {
                 return (false, nil)
             }
             guard wholeMatches || wordClass != nil else { continue }
-            budget.postings -= index.postingRange(key: key).count
+            // Each posting a pattern records is ranked and intersected with the other
+            // terms' later: broad patterns together cost far more than their matching.
+            let recorded = index.postingRange(key: key).count
+            budget.postings -= recorded
+            steps -= recorded * Self.wildcardStepsPerPosting
             for p in index.postingRange(key: key) {
                 let posting = Posting(raw: index.postings[p])
                 guard posting.role != .field, allowed(posting, restriction) else { continue }

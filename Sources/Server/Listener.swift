@@ -62,7 +62,10 @@ struct Listener {
             Glibc.close(fd)
             throw ServerError("cannot listen on \(path): \(SocketError(bound))")
         }
-        guard listen(fd, SOMAXCONN) == 0 else {
+        // A short queue: a client beyond it waits in `connect` for its turn instead of behind
+        // thousands of others, each of which would be accepted (and, at the limit, refused)
+        // before it.
+        guard listen(fd, 256) == 0 else {
             let error = SocketError(errno)
             Glibc.close(fd)
             unlink(path)

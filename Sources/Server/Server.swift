@@ -132,6 +132,9 @@ public final class LineServer {
     private static let threadStackBytes = 1 << 20
 
     private func acceptClients() {
+        // Connections whose clients hung up, asked of the kernel once a turn at most (a poll
+        // over every connection: not a cost to pay for each client refused).
+        var hungUp: Int?
         for _ in 0..<Self.acceptsPerTurn {
             let fd = pokesearch_accept4(listener.fd, Int32(SOCK_CLOEXEC.rawValue))
             if fd < 0 {
@@ -148,8 +151,9 @@ public final class LineServer {
                 default: return
                 }
             }
-            guard hasRoomForAConnection() else {
-                refuse(fd, "the server has \(configuration.maxConnections) connections open, its limit; try again later")
+            guard hasRoomForAConnection(hungUp: &hungUp) else {
+                _ = refusalAtTheLimit.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                close(fd)
                 continue
             }
             admit(fd)
@@ -169,10 +173,18 @@ public final class LineServer {
     /// until its thread has read the end of its input: at the limit, the connections whose
     /// clients have hung up are counted out, so that a client reconnecting at once is not
     /// refused (asked of the kernel, without waiting: this thread takes the signals).
-    private func hasRoomForAConnection() -> Bool {
+    private func hasRoomForAConnection(hungUp: inout Int?) -> Bool {
         let open = activity.connections.load(ordering: .relaxed)
-        return open < configuration.maxConnections || open - context.hungUpConnections() < configuration.maxConnections
+        guard open >= configuration.maxConnections else { return true }
+        let countedOut = hungUp ?? context.hungUpConnections()
+        hungUp = countedOut
+        return open - countedOut < configuration.maxConnections
     }
+
+    /// The line a client over the limit gets, made once: at the limit with clients
+    /// reconnecting in a loop, refusing is most of what this thread does.
+    private lazy var refusalAtTheLimit: [UInt8] = Array(Response.line(ProtocolError(.tooManyConnections,
+        "the server has \(configuration.maxConnections) connections open, its limit; try again later")).utf8)
 
     /// Starts a detached thread serving `connection`.
     private func startThread(for connection: Connection) -> Bool {
