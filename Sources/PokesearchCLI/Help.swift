@@ -16,7 +16,8 @@ enum Help {
                                               your own synonyms (TERM also finds NAME)
           pokesearch history [--clear]        recent searches, newest first
           pokesearch sprite NAME [--show]     download and cache the sprite; prints its path (or draws it)
-          pokesearch -i | interactive [QUERY] search as you type, full screen (Ctrl-O prints the pick)
+          pokesearch interactive [QUERY]      search as you type, full screen (also -i, --interactive;
+                                              Ctrl-O prints the pick)
           pokesearch help COMMAND             help on one command
 
         options (short forms: -n -j -k -l -s -h -V; `--` ends the options):

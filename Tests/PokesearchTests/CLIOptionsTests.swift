@@ -41,7 +41,7 @@ struct CLIOptionsTests {
             #expect(help.contains(option.name), "\(option.name) missing from --help")
             if let short = option.short { #expect(help.contains("-\(short)"), "-\(short) missing from --help") }
         }
-        for command in ["search", "complete", "show", "random", "ingest", "serve", "fav", "history", "sprite", "help"] {
+        for command in ["search", "complete", "show", "random", "ingest", "serve", "fav", "synonym", "history", "sprite", "interactive", "help"] {
             #expect(help.contains("pokesearch \(command)"), "\(command) missing from --help")
         }
     }
