@@ -25,6 +25,7 @@ public enum Ingest {
     public static func run(tables: CorpusTables, source: String, databasePath path: String,
                            progress: ((String) -> Void)? = nil, carry: ((Store) throws -> Void)? = nil) throws -> IngestReport {
         let start = monotonicSeconds()
+        let tables = tables.completed(source: source)
         let corpus = try Corpus(tables: tables)
         try ensureDirectory(for: path)
         return try WriterLock.withLock(databasePath: path) {

@@ -260,6 +260,16 @@ public enum FormWords {
 
 /// corpus/synonyms.tsv.
 public enum Synonyms {
+    /// The synonyms of a synonyms table, in its order (a row with an empty field left out).
+    public static func rows(of table: Table) -> [Synonym] {
+        guard let term = table.columns.firstIndex(of: "term"), let kind = table.columns.firstIndex(of: "kind"),
+              let slug = table.columns.firstIndex(of: "slug"), let source = table.columns.firstIndex(of: "source") else { return [] }
+        return table.rows.compactMap { row in
+            row[term].isEmpty || row[kind].isEmpty || row[slug].isEmpty ? nil
+                : Synonym(term: row[term], kind: row[kind], slug: row[slug], source: row[source])
+        }
+    }
+
     /// The synonyms as a table, each (term, kind, slug) once, in the order given.
     public static func table(_ synonyms: [Synonym]) -> Table {
         var table = Table(columns: CorpusTables.optionalStems["synonyms"] ?? [])
