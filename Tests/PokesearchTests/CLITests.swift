@@ -113,7 +113,7 @@ struct CLITests {
     /// Recording a search waits for the database's writer (an ingest holds it for seconds):
     /// the answer is printed before, and the search recorded after.
     /// (The completion's text is recorded without the white space around it, a newline too.)
-    @Test(arguments: [(["fire dragon"], "Reshiram"), (["complete", "\n fire d", "--no-server"], "Fire Blast")])
+    @Test(arguments: [(["fire dragon"], "Reshiram"), (["complete", "\n fire d", "--no-server"], "Darumaka")])
     func theAnswerComesBeforeTheHistoryIsWritten(_ command: [String], answer: String) throws {
         let path = Fixture.copyOfDatabase("history-order")
         let output = Fixture.temporaryDirectory("history-order") + "/stdout"
