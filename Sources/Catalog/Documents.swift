@@ -127,7 +127,7 @@ public struct Documents: Sendable {
         return names.kept + synonymNames(base: displayed + names.kept, entities: entities, synonyms: synonyms)
     }
 
-    /// The names synonyms give (language `Language.synonym`) beside the `base` names: each
+    /// The names synonyms give (language `Synonym.language`: none, or romaji) beside the `base` names: each
     /// entity synonym's term as a name of its entity, and each Pokémon's English name, form
     /// name or slug with a form word swapped for another of its group ("Alolan Raticate":
     /// "alola raticate"; "nidoran f": "nidoran female").
@@ -141,7 +141,7 @@ public struct Documents: Sendable {
                 let head = Folding.fold(synonym.slug)
                 groups[head, default: [head]].insert(Folding.fold(synonym.term))
             } else if let doc = docOf["\(synonym.kind):\(synonym.slug)"] {
-                names.keep(FoldedName(doc: doc, language: Language.synonym, raw: synonym.term))
+                names.keep(FoldedName(doc: doc, language: synonym.language, raw: synonym.term))
             }
         }
         var alternatives: [String: [String]] = [:]   // word → the other words of its group

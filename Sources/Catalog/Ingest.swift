@@ -30,6 +30,7 @@ public enum Ingest {
                            progress: ((String) -> Void)? = nil, carry: ((Store) throws -> Void)? = nil) throws -> IngestReport {
         let start = monotonicSeconds()
         let path = DatabaseFile.resolve(databasePath)
+        let tables = tables.completed(source: source)
         let corpus = try Corpus(tables: tables)
         try ensureDirectory(for: path)
         return try IngestLock.withLock(databasePath: path) {

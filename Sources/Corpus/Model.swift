@@ -51,11 +51,16 @@ public struct Synonym: Sendable, Equatable, Hashable {
     public var term: String
     public var kind: String
     public var slug: String
-    /// Where it comes from: `showdown` (Pokémon Showdown's nicknames), `showdown-compound`
+    /// Where it comes from: `showdown` (Pokémon Showdown's nicknames), `showdown-japanese`
+    /// (its Japanese names in romaji), `showdown-compound`
     /// (its names split into words, "Thunder bolt"), `form-word`, or `user`.
     public var source: String
 
     public static let wordKind = "word"
+
+    /// The language of the name it gives its entity: `ja-roma` for Showdown's Japanese names
+    /// ("derubiru"), which rank as PokeAPI's romaji names do; else none (`Language.synonym`).
+    public var language: String { source == "showdown-japanese" ? "ja-roma" : Language.synonym }
 
     public init(term: String, kind: String, slug: String, source: String) {
         self.term = term

@@ -40,22 +40,26 @@ public enum ShowdownAliases {
                 unmapped.append("\(entry.alias)\t\(entry.target)\t\(entry.section): names \(own.kind):\(own.slug)")
                 continue
             }
-            // "taurospaldeafire": a type's name inside a forme's nickname run together would
-            // make it a Pokémon's name holding "fire" for every search of that type.
+            // "taurospaldeafire", "tr14metronome": another thing's name inside a nickname run
+            // together would make it a name holding "fire" or "metronome" for every search
+            // of them.
             let variants = hyphenated(entry.alias, target: entry.target)
-            if variants.isEmpty, entity.kind == "pokemon", let type = targets.typeSlugs.first(where: { entry.alias.dropFirst().contains($0) }) {
-                unmapped.append("\(entry.alias)\t\(entry.target)\t\(entry.section): holds the type \(type) inside")
+            if variants.isEmpty, let inside = targets.otherID(inside: showdownID(entry.alias), besides: entity) {
+                unmapped.append("\(entry.alias)\t\(entry.target)\t\(entry.section): holds \(inside) inside")
                 continue
             }
+            // Showdown's Japanese names are names in romaji, as foreign as PokeAPI's.
+            let source = entry.section.hasPrefix("japanese") ? "showdown-japanese" : "showdown"
             for term in [entry.alias] + variants {
-                synonyms.append(Synonym(term: term, kind: entity.kind, slug: entity.slug, source: "showdown"))
+                synonyms.append(Synonym(term: term, kind: entity.kind, slug: entity.slug, source: source))
             }
         }
         let report = """
             # Pokémon Showdown aliases (data/aliases.ts) whose target pokesearch-corpus found no
             # PokeAPI entity for, that are themselves another entity's slug run together
-            # (": names kind:slug"), or that hold a type's name inside without a hyphen to
-            # set it apart: alias, Showdown's target, the section of aliases.ts.
+            # (": names kind:slug"), or that hold another type's, move's, item's or ability's
+            # slug inside without a hyphen to set it apart (": holds kind:slug inside"):
+            # alias, Showdown's target, the section of aliases.ts.
             # Battle formats are left out without being listed here.
 
             """ + unmapped.map { $0 + "\n" }.joined()
@@ -157,13 +161,16 @@ public enum ShowdownAliases {
         /// The same forms' slugs as words ("meowstic", "female"), in corpus order.
         var formSlugWords: [(words: [String], slug: String)] = []
 
-        /// The types' slugs.
-        var typeSlugs: [String] = []
+        /// The Showdown ids of the slugs of every type, move, item and ability (not Pokémon:
+        /// a forme's nickname holds its species), of four letters or more.
+        var otherIDs: [(id: String, kind: String, slug: String)] = []
 
         init(_ tables: CorpusTables) throws {
-            let types = try tables.table("types")
-            let typeSlugColumn = try types.index(of: "slug", in: "types.tsv")
-            typeSlugs = types.rows.map { $0[typeSlugColumn] }
+            for (stem, kind) in [("types", "type"), ("moves", "move"), ("items", "item"), ("abilities", "ability")] {
+                let table = try tables.table(stem)
+                let column = try table.index(of: "slug", in: "\(stem).tsv")
+                otherIDs += table.rows.map { (showdownID($0[column]), kind, $0[column]) }.filter { $0.0.count >= 4 }
+            }
             let pokemon = try tables.table("pokemon")
             let slugColumn = try pokemon.index(of: "slug", in: "pokemon.tsv")
             let defaultColumn = try pokemon.index(of: "is_default", in: "pokemon.tsv")
@@ -196,6 +203,17 @@ public enum ShowdownAliases {
             guard !id.isEmpty else { return }
             if let known = byID[kind]?[id], known.rank <= rank { return }
             byID[kind, default: [:]][id] = Candidate(kind: kind, slug: slug, rank: rank)
+        }
+
+        /// The first type, or move, item or ability of another kind than a Pokémon or item
+        /// `target`, whose id is inside `id` after its start, as "kind:slug". (A move's
+        /// nickname may hold another move's name, "tspikes"; an ability's a move's, "mbounce".)
+        func otherID(inside id: String, besides target: Candidate) -> String? {
+            let rest = id.dropFirst()
+            return otherIDs.first { other in
+                (other.kind == "type" || other.kind != target.kind && (target.kind == "pokemon" || target.kind == "item"))
+                    && rest.contains(other.id)
+            }.map { "\($0.kind):\($0.slug)" }
         }
 
         /// The entity whose slug is `id` once run together, of any kind.
@@ -260,6 +278,16 @@ public enum FormWords {
 
 /// corpus/synonyms.tsv.
 public enum Synonyms {
+    /// The synonyms of a synonyms table, in its order (a row with an empty field left out).
+    public static func rows(of table: Table) -> [Synonym] {
+        guard let term = table.columns.firstIndex(of: "term"), let kind = table.columns.firstIndex(of: "kind"),
+              let slug = table.columns.firstIndex(of: "slug"), let source = table.columns.firstIndex(of: "source") else { return [] }
+        return table.rows.compactMap { row in
+            row[term].isEmpty || row[kind].isEmpty || row[slug].isEmpty ? nil
+                : Synonym(term: row[term], kind: row[kind], slug: row[slug], source: row[source])
+        }
+    }
+
     /// The synonyms as a table, each (term, kind, slug) once, in the order given.
     public static func table(_ synonyms: [Synonym]) -> Table {
         var table = Table(columns: CorpusTables.optionalStems["synonyms"] ?? [])

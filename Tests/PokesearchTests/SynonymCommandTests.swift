@@ -1,6 +1,7 @@
 import Catalog
 import Corpus
 import Foundation
+import Query
 import Store
 import Testing
 
@@ -61,6 +62,23 @@ import Testing
         #expect(harness.run(["synonym", "add", "sparky", "pikachu"]).status == 0)
         #expect(try client.requestJSON("RELOAD")["ok"] as? Bool == true)
         #expect(try client.request("SEARCH sparky LIMIT(1)").contains("\"slug\":\"pikachu\""))
+    }
+
+    /// An ingest of a corpus without Showdown's nicknames (the live-API sync's, a PokeAPI
+    /// CSV directory's) gets the bundled corpus's; a database made from the bundled corpus
+    /// before form names gets its form names.
+    @Test func aCorpusWithoutNicknamesGetsTheBundledOnes() throws {
+        var tables = Fixture.corpusTables
+        tables.tables["synonyms"] = Synonyms.table(FormWords.synonyms)
+        tables.tables["form_names"] = nil
+        let path = Fixture.temporaryDirectory("no-nicknames") + "/pokesearch.sqlite"
+        _ = try Ingest.run(tables: tables, source: "bundled corpus", databasePath: path)
+        let stored = try Store(path: path, readOnly: true).readCorpus()
+        #expect(stored.synonyms.contains { $0.term == "ttar" && $0.slug == "tyranitar" })
+        #expect(stored.synonyms.contains { $0.term == "alolan" && $0.kind == Synonym.wordKind })
+        #expect(stored.formNames.count == Fixture.corpus.formNames.count)
+        let engine = SearchEngine(index: try Catalog.loadIndex(try Store(path: path, readOnly: true)))
+        #expect(try engine.search("ttar").results.first?.slug == "tyranitar")
     }
 
     /// A database of schema version 1 gets the synonym tables when opened writable, and
