@@ -108,7 +108,7 @@ public enum Position: UInt32, Sendable, Comparable, CaseIterable {
     public var label: String {
         switch self {
         case .wholeName: return "whole name"
-        case .nameStart: return "name start"
+        case .nameStart: return "first word"
         case .laterWholeWord: return "later whole word"
         case .namePrefix: return "name prefix"
         case .laterWordPrefix: return "later word prefix"
@@ -123,7 +123,6 @@ public enum Position: UInt32, Sendable, Comparable, CaseIterable {
 /// query of one term ranks by these bits alone (then the document); the index's best-first
 /// lists hold them (`PrefixTops.entry`).
 public enum HitRank {
-    public static let positionBits: UInt32 = 3
     static let wholeShift: UInt32 = 3
     static let languageShift: UInt32 = 4
     public static let typoShift: UInt32 = 5

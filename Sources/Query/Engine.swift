@@ -422,7 +422,7 @@ public final class SearchEngine: Sendable {
         added.append(contentsOf: index.tops.entries[index.tops.fields(node)])
         let keyRange = index.nodeKeys(node)
         if let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count) {
-            added.addWholeWords(of: exactKey, in: index, fields: true)
+            added.addWholeWords(of: exactKey, in: index)
         }
         var total = Int(index.tops.distinctDocs[node])
         if Self.isLongEnoughForSubstrings(bytes) {
@@ -557,13 +557,54 @@ public final class SearchEngine: Sendable {
 
     /// A completion's answer from a node's list of names (`list`): the list, best first,
     /// merged with the postings of the key equal to the word (of `length` bytes, when the node
-    /// has it), whole words of names (the list has them as prefixes).
+    /// has it), whole words of names (the list has them as prefixes). Of those postings only
+    /// the best `wanted` documents can enter the window: they are kept on the stack, in order,
+    /// as the postings are read (no array to allocate and sort: a common word has hundreds of
+    /// postings, "pokemon" a later word of many names).
     func completionFromTops(list: Range<Int>, node: Int, length: Int, wanted: Int, offset: Int) -> RankedWindow {
-        var added: [UInt32] = []
-        if let exactKey = index.keyEqualToPrefix(of: node, length: length) {
-            added.addWholeWords(of: exactKey, in: index, fields: false)
+        var window: [(key: UInt64, doc: Int)] = []
+        window.reserveCapacity(wanted)
+        let exactKey = index.keyEqualToPrefix(of: node, length: length)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: wanted) { best in
+            var count = 0
+            for p in exactKey.map(index.postingRange) ?? 0..<0 {
+                let raw = index.postings[p]
+                // (Names matched through their transliteration are listed already; a lone
+                // word being typed matches no field.)
+                guard raw & 1 == 0, (raw >> 1) & 7 != KeyRole.field.rawValue else { continue }
+                let entry = PrefixTops.entry(posting: raw, exact: true)
+                var at = count
+                if let same = best[..<count].firstIndex(where: { PrefixTops.doc($0) == PrefixTops.doc(entry) }) {
+                    guard entry < best[same] else { continue }
+                    at = same
+                } else if count == wanted {
+                    guard entry < best[count - 1] else { continue }
+                    at = count - 1
+                } else {
+                    count += 1
+                }
+                // Into its place, the entry at `at` (the same document's, or the last) dropped.
+                while at > 0 && best[at - 1] > entry {
+                    best[at] = best[at - 1]
+                    at -= 1
+                }
+                best[at] = entry
+            }
+            var next = list.lowerBound, nextBest = 0
+            while window.count < wanted && (next < list.upperBound || nextBest < count) {
+                let entry: UInt32
+                if next < list.upperBound && (nextBest == count || index.tops.entries[next] <= best[nextBest]) {
+                    entry = index.tops.entries[next]
+                    next += 1
+                } else {
+                    entry = best[nextBest]
+                    nextBest += 1
+                }
+                let doc = PrefixTops.doc(entry)
+                if !window.contains(where: { $0.doc == doc }) { window.append((RankingKey.single(PrefixTops.rank(entry), doc: doc).raw, doc)) }
+            }
         }
-        return RankedWindow(window: merged(list: list, added: &added, wanted: wanted).dropFirst(offset), total: 0)
+        return RankedWindow(window: window.dropFirst(offset), total: 0)
     }
 
     /// A list entry (`PrefixTops.entry`) of a whole name holding the word further in, at
@@ -904,13 +945,10 @@ public final class SearchEngine: Sendable {
 
 extension [UInt32] {
     /// Adds the postings of `key`, equal to a word, as list entries (`PrefixTops.entry`):
-    /// whole words (but names matched through their transliteration, listed already); fields
-    /// too when `fields`.
-    mutating func addWholeWords(of key: Int, in index: IndexSnapshot, fields: Bool) {
-        for p in index.postingRange(key: key) {
-            let raw = index.postings[p]
-            guard raw & 1 == 0, fields || (raw >> 1) & 7 != KeyRole.field.rawValue else { continue }
-            append(PrefixTops.entry(posting: raw, exact: true))
+    /// whole words (but names matched through their transliteration, listed already).
+    mutating func addWholeWords(of key: Int, in index: IndexSnapshot) {
+        for p in index.postingRange(key: key) where index.postings[p] & 1 == 0 {
+            append(PrefixTops.entry(posting: index.postings[p], exact: true))
         }
     }
 }

@@ -19,10 +19,12 @@ public struct TermExplanation: Sendable, Equatable {
     public var role: String
     public var transliterated: Bool
 
+    /// One line: where the term matched (a name's whole, its first word, a later whole word,
+    /// a prefix ...; or the field, whole word or prefix), the name's language, and the rest.
     public var summary: String {
-        var parts = ["\(term): \(role == "name" || role == "compact name" ? position.label : role)"]
-        if role != "name" && role != "compact name" && position < .field { parts[0] += " (\(position.label))" }
-        if wholeWord { parts.append("whole word") }
+        let isName = role == "name" || role == "compact name"
+        var parts = [isName ? "\(term): \(position.label)" : "\(term): \(role) \(wholeWord ? "whole word" : "prefix")"]
+        if role == "compact name" { parts.append("(compact)") }
         if let language { parts.append("(\(language))") }
         if transliterated { parts.append("via transliteration") }
         if typos > 0 { parts.append("typo \(typos)") }

@@ -60,7 +60,7 @@ struct CLITests {
         let sorted = try pokesearch(["kind:pokemon", "--sort", "speed", "--desc", "--limit", "1", "--db", db])
         #expect(sorted.stdout.contains("Regieleki"))
         let explain = try pokesearch(["glurak", "--explain", "--limit", "1", "--db", db])
-        #expect(explain.stdout.contains("exact name (de)"))
+        #expect(explain.stdout.contains("whole name (de)"))
     }
 
     @Test func exitStatuses() throws {
@@ -100,7 +100,7 @@ struct CLITests {
 
     @Test func completion() throws {
         let run = try pokesearch(["complete", "pika", "--db", db, "--no-server"])
-        #expect(run.status == 0 && run.lines.first == "Pikachu" && run.lines.count == 8)
+        #expect(run.status == 0 && run.lines.first == "Pika Papow" && run.lines.count == 8)
         let words = try pokesearch(["complete", "mr mi", "--db", db, "--no-server"])
         #expect(words.lines.first == "Mr. Mime")
         // The README's query typed out: the word being typed after others is a type too.
@@ -113,7 +113,7 @@ struct CLITests {
     /// Recording a search waits for the database's writer (an ingest holds it for seconds):
     /// the answer is printed before, and the search recorded after.
     /// (The completion's text is recorded without the white space around it, a newline too.)
-    @Test(arguments: [(["fire dragon"], "Reshiram"), (["complete", "\n fire d", "--no-server"], "Fire Blast")])
+    @Test(arguments: [(["fire dragon"], "Reshiram"), (["complete", "\n fire d", "--no-server"], "Darumaka")])
     func theAnswerComesBeforeTheHistoryIsWritten(_ command: [String], answer: String) throws {
         let path = Fixture.copyOfDatabase("history-order")
         let output = Fixture.temporaryDirectory("history-order") + "/stdout"
