@@ -3,16 +3,16 @@ import CTrie
 /// Best-first document lists carried by the trie's nodes, so that a one-word query (the word
 /// being typed: "p", "pik", "pikachu") ranks without reading its whole key range.
 ///
-/// For every node, `entries` keeps the `capacity` best documents of its key range (all of
-/// them when fewer) in the default display language, as a
-/// one-word query ranks them: `placement << 24 | doc`, smallest first, where placement is the
-/// match class of the document's best posting in the range (a whole name or its first word:
-/// prefix; a later word: word prefix; a type, ability or other field: field) and one bit for
-/// a name outside the display language. Fields rank below every name, so a list's names come
-/// first, and a list with a field in it holds every name of its range (what a completion,
-/// which matches names only, reads). A query equal to a key upgrades that key's whole-name
-/// postings to "exact" itself, and a search adds substring matches; both only move documents
-/// up, so the lists stay sufficient.
+/// For every node, `entries` keeps the `capacity` best documents of its key range by their
+/// names (all of them when fewer), then the `capacity` best by their fields, in the default
+/// display language, as a one-word query ranks them: `rank << 24 | doc`, smallest first,
+/// where rank is the bits the ranking reads of the document's best posting in the range
+/// (`HitRank`, as for a key longer than the query). A field has no language, so it may rank
+/// above a name in another language: names and fields are listed apart, so that a list's
+/// names are every name of its range or its best names (what a completion, which matches
+/// names only, reads), and a search merges the two. A query equal to a key upgrades that
+/// key's postings to whole words itself, and a search adds substring matches; both only
+/// move documents up, so the lists stay sufficient.
 ///
 /// `distinctDocs` counts the documents with any posting (fields included) in the node's
 /// range: a search's total without reading the range. `docPostings` is the forward index:
@@ -44,24 +44,19 @@ public struct PrefixTops: Sendable {
         start.count * 4 + entries.count * 4 + distinctDocs.count * 4 + docKeyStart.count * 4 + docPostings.count * 4
     }
 
-    /// The match class of a field (`MatchClass.field` in Query).
-    static let fieldClass: UInt32 = 4
-
-    /// A list entry: a posting's document in the low 24 bits, and above them its placement,
-    /// a match class (`MatchClass` raw value) << 1 | 1 for a name outside the lists'
-    /// language (the bits of a hit's placement, `Hit.placement`): entries sort best first.
-    @inline(__always) public static func entry(classValue: UInt32, posting: UInt32) -> UInt32 {
-        (Posting.matchClass(classValue, posting) << 1 | Posting.languageMiss(posting, display: language)) << 24 | posting >> 8
+    /// A list entry: a posting's document in the low 24 bits, and above them the ranking's
+    /// bits of a hit on it (`HitRank`), for a key equal to the query (`exact`) or longer, in
+    /// the lists' language: entries sort best first.
+    @inline(__always) public static func entry(posting: UInt32, exact: Bool) -> UInt32 {
+        entry(rank: HitRank.of(posting: posting, exact: exact, display: language), doc: posting >> 8)
     }
 
-    /// An entry's document, and its placement.
+    /// An entry of a hit's bits (`HitRank`) on `doc`.
+    @inline(__always) public static func entry(rank: UInt32, doc: UInt32) -> UInt32 { rank << 24 | doc }
+
+    /// An entry's document, and its hit's bits.
     @inline(__always) public static func doc(_ entry: UInt32) -> Int { Int(entry & 0xFF_FFFF) }
-    @inline(__always) public static func placement(_ entry: UInt32) -> UInt32 { entry >> 24 }
-
-    /// The entry a posting gives in a list (its key longer than the query).
-    @inline(__always) static func entry(_ posting: UInt32) -> UInt32 {
-        entry(classValue: Posting.classValue(role: (posting >> 1) & 7, exact: false), posting: posting)
-    }
+    @inline(__always) public static func rank(_ entry: UInt32) -> UInt32 { entry >> 24 }
 
     /// Builds the lists bottom-up (the trie is in breadth-first order, so children come after
     /// their parent): a node's best documents are among its own key's and its children's best.
@@ -91,7 +86,9 @@ public struct PrefixTops: Sendable {
                 counts[node] = distinct
                 candidates.removeAll(keepingCapacity: true)
                 if keys.length(first) == Int(depth[node]) {
-                    for p in Int(postingStart[first])..<Int(postingStart[first + 1]) { candidates.append(entry(postings[p])) }
+                    for p in Int(postingStart[first])..<Int(postingStart[first + 1]) {
+                        candidates.append(entry(posting: postings[p], exact: false))
+                    }
                 }
                 for child in Int(childStart[node])..<Int(childStart[node + 1]) {
                     let listStart = Int(madeStart[child])
@@ -99,13 +96,18 @@ public struct PrefixTops: Sendable {
                 }
                 candidates.sort()
                 let listStart = made.count
-                let listStamp = Int32(-2 - node)
-                for entry in candidates {
-                    let doc = Self.doc(entry)
-                    if seen[doc] == listStamp { continue }
-                    seen[doc] = listStamp
-                    made.append(entry)
-                    if made.count - listStart == capacity { break }
+                // The names, best first, then the fields (each document once in each).
+                for part in 0..<2 {
+                    let fields = part == 1
+                    let partStart = made.count
+                    let partStamp = Int32(fields ? -2 - nodeCount - node : -2 - node)
+                    for entry in candidates where HitRank.isField(rank(entry)) == fields {
+                        let doc = Self.doc(entry)
+                        if seen[doc] == partStamp { continue }
+                        seen[doc] = partStamp
+                        made.append(entry)
+                        if made.count - partStart == capacity { break }
+                    }
                 }
                 madeStart[node] = UInt32(listStart)
                 madeCount[node] = UInt8(made.count - listStart)
@@ -185,8 +187,13 @@ public struct PrefixTops: Sendable {
     public func names(_ node: Int) -> Range<Int> {
         let list = Int(start[node])..<Int(start[node + 1])
         var end = list.lowerBound
-        while end < list.upperBound && entries[end] >> 25 < Self.fieldClass { end += 1 }
+        while end < list.upperBound && !HitRank.isField(Self.rank(entries[end])) { end += 1 }
         return list.lowerBound..<end
+    }
+
+    /// The entries of a node's list that are fields (after its names).
+    public func fields(_ node: Int) -> Range<Int> {
+        names(node).upperBound..<Int(start[node + 1])
     }
 
     /// Whether `doc` has a posting on a key in `keys`.

@@ -36,30 +36,11 @@ public struct Posting: Sendable, Hashable {
     @inlinable public var isTransliterated: Bool { raw & 1 != 0 }
 
     /// 1 when the posting (`raw`, or any value with a posting's low byte) is of a name in
-    /// another language than `display`, else 0: the ranking's "names in the display language
-    /// first" bit. What has no language (fields, ids) counts as the display language's.
+    /// another language than `display`, else 0 (what the language rule counts). What has no
+    /// language (fields, ids) counts as the display language's.
     @inline(__always) public static func languageMiss(_ raw: UInt32, display: UInt32) -> UInt32 {
         let language = (raw >> 4) & 15
         return language == noLanguage || language == display ? 0 : 1
-    }
-
-    /// The match class (a `MatchClass` raw value) of a hit on the posting (`raw`, or any value
-    /// with a posting's low byte) that would be `classValue`, but that a name matched through
-    /// its transliteration is never exact: a name prefix at best. A transliteration drops
-    /// tones and long vowels (破殼 is "po ke", compact "poke"), so a query equal to one is no
-    /// closer than a prefix: "poke" ranked Shell Smash above Poké Ball, "cha" Tea (茶) above
-    /// Charmander.
-    @inline(__always) public static func matchClass(_ classValue: UInt32, _ raw: UInt32) -> UInt32 { max(classValue, raw & 1) }
-
-    /// The match class (a `MatchClass` raw value) of a posting of `role` (a `KeyRole` raw
-    /// value) on a key equal to the query text (`exact`) or longer: whole and compact names
-    /// 0 / 1, first words 1, later words 2, fields 4. The classes are the bytes of a
-    /// constant, one per role: read per key and per posting, a table in an array cost a
-    /// runtime call and a retain and release each time (a tenth of searching "Mega S", whose
-    /// "s" reads hundreds of keys).
-    @inlinable @inline(__always) public static func classValue(role: UInt32, exact: Bool) -> UInt32 {
-        let classes: UInt64 = exact ? 0x04_02_01_00_00 : 0x04_02_01_01_01
-        return UInt32(truncatingIfNeeded: classes >> UInt64((role & 7) * 8)) & 0xFF
     }
 
     /// Whether the posting (`raw`, or any value with a posting's low byte) is of a whole name
@@ -133,8 +114,9 @@ public enum NumericColumn: Int, CaseIterable, Sendable, Equatable {
 public final class IndexSnapshot: Sendable {
     /// 7: a suffix array instead of trigram postings. 8: the trie's nodes as records.
     /// 9: the names holding each symbol. 10: the suffix array's sample heads. 11: the nodes
-    /// by their paths.
-    public static let formatVersion = 11
+    /// by their paths. 12: the lists ranked by the named rules, their names apart from their
+    /// fields.
+    public static let formatVersion = 12
 
     // Documents
     public let docCount: Int

@@ -83,7 +83,7 @@ struct ResultRow {
 
     init(_ result: SearchResult) {
         self.init(kind: result.kind, id: result.id, slug: result.slug, name: result.name, types: result.types,
-                  json: JSONText.result(result), explanation: result.explanation.map(\.summary))
+                  json: JSONText.result(result), explanation: result.explanationLines)
     }
 }
 

@@ -61,24 +61,6 @@ public struct SearchOptions: Sendable {
     public static let maxOffset = 100_000
 }
 
-/// Why one term matched one result.
-public struct TermExplanation: Sendable, Equatable {
-    public var term: String
-    public var matchClass: MatchClass
-    public var typos: Int
-    public var language: String?
-    public var role: String
-    public var transliterated: Bool
-
-    public var summary: String {
-        var parts = ["\(term): \(matchClass.label) \(role)"]
-        if let language { parts.append("(\(language))") }
-        if transliterated { parts.append("via transliteration") }
-        if typos > 0 { parts.append("typo \(typos)") }
-        return parts.joined(separator: " ")
-    }
-}
-
 /// A positive term while a query is ranked: its clause in the parsed query, its hits once
 /// matched (a word read on candidates only, later), and its text in the trie (a deferred word
 /// is matched in full from it; the phrase of the terms is looked up from the first's). Plain
@@ -209,19 +191,20 @@ public final class SearchEngine: Sendable {
     func namesHolding(_ symbols: String, options: SearchOptions, completion: Bool) -> [(key: UInt64, doc: Int)] {
         let needle = Array(symbols.utf8)
         let kindMask = options.kinds.reduce(0) { $0 | (1 << $1.rank) }
-        // Each document's best placement (class and language bit), in a pooled map.
+        // Each document's best hit, in a pooled map.
         let best = hitMaps.take()
         defer { hitMaps.giveBack(best) }
         index.forEachNameHolding(symbols: needle) { doc, entry, offset in
             guard kindMask == 0 || kindMask & (1 << Int(index.docKind[doc])) != 0 else { return }
             let name = index.nameTexts.range(entry)
-            let matchClass: MatchClass = offset == 0 ? (name.count == needle.count ? .exact : .namePrefix)
-                : index.nameTexts.bytes[name.lowerBound + offset - 1] == 0x20 ? .laterWordPrefix : .substring
-            if completion && matchClass == .substring { return }
+            let position: Position = offset == 0 ? (name.count == needle.count ? .wholeName : .namePrefix)
+                : IndexSnapshot.containment(offset: offset, afterSpace: index.nameTexts.bytes[name.lowerBound + offset - 1] == 0x20)!
+            if completion && position == .substring { return }
             let miss: UInt32 = Int(index.nameLanguage[entry]) == options.language ? 0 : 1
-            best.record(doc, Hit(raw: UInt32(matchClass.rawValue) << 1 | miss))
+            best.record(doc, Hit(raw: Hit.raw(rank: HitRank.of(miss: miss, whole: position == .wholeName, position: position.rawValue),
+                                              postingByte: 0)))
         }
-        return best.docs.map { doc in (key: UInt64(best.best[Int(doc)]) << 40 | UInt64(doc), doc: Int(doc)) }
+        return best.docs.map { doc in (key: RankingKey.single(Hit(raw: best.best[Int(doc)]).rank, doc: Int(doc)).raw, doc: Int(doc)) }
     }
 
     /// Suggestions for text being typed: the last word is a prefix of a name word (after other
@@ -429,20 +412,17 @@ public final class SearchEngine: Sendable {
         }
         guard let node = index.prefixNode(bytes) else { return nil }
         index.prefetchList(of: node)
-        // The node's list, and the entries the word adds to it.
-        let list = Int(index.tops.start[node])..<Int(index.tops.start[node + 1])
+        // The node's list of names, and the entries the word adds to it: the list's fields,
+        // and the postings of the key equal to the word, whole words.
+        let list = index.tops.names(node)
         // (Given room for two windows' worth where entries come: grown one at a time, the
         // array cost more than the entries.)
         var added: [UInt32] = []
+        added.reserveCapacity(2 * wanted)
+        added.append(contentsOf: index.tops.entries[index.tops.fields(node)])
         let keyRange = index.nodeKeys(node)
         if let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count) {
-            // The key equal to the word: its whole names are exact matches.
-            added.reserveCapacity(2 * wanted)
-            for p in index.postingRange(key: exactKey) {
-                let raw = index.postings[p]
-                guard Posting.isWholeName(raw) else { continue }
-                added.append(Self.listEntry(MatchClass.exact, raw))
-            }
+            added.addWholeWords(of: exactKey, in: index)
         }
         var total = Int(index.tops.distinctDocs[node])
         if Self.isLongEnoughForSubstrings(bytes) {
@@ -460,12 +440,15 @@ public final class SearchEngine: Sendable {
             // A key holding the word further in, first at `offset` (after a space: at a later
             // word's start).
             func addNames(of key: Int, offset: Int, afterSpace: Bool) {
-                let matchClass = IndexSnapshot.containmentClass(offset: offset, afterSpace: afterSpace)
+                let position = IndexSnapshot.containment(offset: offset, afterSpace: afterSpace)
                 for p in index.postingRange(key: key) {
                     let raw = index.postings[p]
                     guard Posting.isWholeName(raw) else { continue }
                     found.record(Int(raw >> 8), Hit(raw: 0))
-                    if let matchClass, Self.listEntry(matchClass, raw) < cutoff { added.append(Self.listEntry(matchClass, raw)) }
+                    if let position {
+                        let entry = Self.insideEntry(raw, position)
+                        if entry < cutoff { added.append(entry) }
+                    }
                 }
                 if wanted > 0 && added.count >= 4 * wanted { keepWindowOfAdded() }
             }
@@ -534,7 +517,7 @@ public final class SearchEngine: Sendable {
             }
             let doc = PrefixTops.doc(entry)
             if window.contains(where: { $0.doc == doc }) { continue }
-            window.append((UInt64(PrefixTops.placement(entry)) << 40 | UInt64(doc), doc))
+            window.append((RankingKey.single(PrefixTops.rank(entry), doc: doc).raw, doc))
         }
         return window
     }
@@ -550,7 +533,7 @@ public final class SearchEngine: Sendable {
         var added: [UInt32] = []
         if let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count) {
             for p in index.postingRange(key: exactKey) where Posting.isWholeName(index.postings[p]) {
-                added.append(Self.listEntry(.exact, index.postings[p]))
+                added.append(PrefixTops.entry(posting: index.postings[p], exact: true))
             }
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { compact in
@@ -559,68 +542,76 @@ public final class SearchEngine: Sendable {
                   let key = index.keyEqualToPrefix(of: compactNode, length: count) else { return }
             for p in index.postingRange(key: key) {
                 let raw = index.postings[p]
-                let role = (raw >> 1) & 7
-                guard role != KeyRole.field.rawValue else { continue }
-                added.append(PrefixTops.entry(classValue: Posting.classValue(role: role, exact: true), posting: raw))
+                guard (raw >> 1) & 7 != KeyRole.field.rawValue else { continue }
+                added.append(PrefixTops.entry(posting: raw, exact: true))
             }
         }
         index.forEachKeyContaining(bytes, skipping: index.nodeKeys(node)) { key, offset, afterSpace in
-            guard IndexSnapshot.containmentClass(offset: offset, afterSpace: afterSpace) == .laterWordPrefix else { return }
+            guard IndexSnapshot.containment(offset: offset, afterSpace: afterSpace) == .laterWordPrefix else { return }
             for p in index.postingRange(key: key) where Posting.isWholeName(index.postings[p]) {
-                added.append(Self.listEntry(.laterWordPrefix, index.postings[p]))
+                added.append(Self.insideEntry(index.postings[p], .laterWordPrefix))
             }
         }
         return RankedWindow(window: merged(list: list, added: &added, wanted: wanted)[...], total: 0)
     }
 
-    /// A completion's answer from a node's list of names (`list`): the whole names equal to
-    /// the word (the key of `length` bytes, when the node has it) are exact matches, ranked
-    /// ahead of every name the list holds (whose classes are prefixes), those in the display
-    /// language first, each group in document order as the key's postings are; then the list,
-    /// best first. The window is made straight from the two, without a list of the exact
-    /// matches to sort and merge (an array allocated, sorted and freed: a large share of the
-    /// instructions of completing a whole name, docs/PERFORMANCE.md).
+    /// A completion's answer from a node's list of names (`list`): the list, best first,
+    /// merged with the postings of the key equal to the word (of `length` bytes, when the node
+    /// has it), whole words of names (the list has them as prefixes). Of those postings only
+    /// the best `wanted` documents can enter the window: they are kept on the stack, in order,
+    /// as the postings are read (no array to allocate and sort: a common word has hundreds of
+    /// postings, "pokemon" a later word of many names).
     func completionFromTops(list: Range<Int>, node: Int, length: Int, wanted: Int, offset: Int) -> RankedWindow {
         var window: [(key: UInt64, doc: Int)] = []
         window.reserveCapacity(wanted)
-        func add(_ entry: UInt32) {
-            let doc = PrefixTops.doc(entry)
-            if !window.contains(where: { $0.doc == doc }) { window.append((UInt64(PrefixTops.placement(entry)) << 40 | UInt64(doc), doc)) }
-        }
-        if let exactKey = index.keyEqualToPrefix(of: node, length: length) {
-            // One pass over the key's postings (a common word has hundreds, few of them whole
-            // names: "pokemon" read them twice, nearly doubling its work): the display
-            // language's whole names go straight into the window, the others' documents are
-            // kept aside on the stack to follow them. The first `wanted` such documents are
-            // enough: the window takes at most `wanted` less its size more, and at most its size
-            // of them are in it already.
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: wanted) { aside in
-                var asideCount = 0
-                for p in index.postingRange(key: exactKey) {
-                    if window.count == wanted { return }
-                    let raw = index.postings[p]
-                    // (A name matched through its transliteration is no exact match: the list
-                    // has it where it ranks, see `Posting.matchClass`.)
-                    guard Posting.isWholeName(raw), !Posting(raw: raw).isTransliterated else { continue }
-                    let entry = Self.listEntry(.exact, raw)
-                    if Posting.languageMiss(raw, display: PrefixTops.language) == 0 {
-                        add(entry)
-                    } else if asideCount < aside.count,
-                              !aside[..<asideCount].contains(where: { PrefixTops.doc($0) == PrefixTops.doc(entry) }) {
-                        aside[asideCount] = entry
-                        asideCount += 1
-                    }
+        let exactKey = index.keyEqualToPrefix(of: node, length: length)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: wanted) { best in
+            var count = 0
+            for p in exactKey.map(index.postingRange) ?? 0..<0 {
+                let raw = index.postings[p]
+                // (Names matched through their transliteration are listed already; a lone
+                // word being typed matches no field.)
+                guard raw & 1 == 0, (raw >> 1) & 7 != KeyRole.field.rawValue else { continue }
+                let entry = PrefixTops.entry(posting: raw, exact: true)
+                var at = count
+                if let same = best[..<count].firstIndex(where: { PrefixTops.doc($0) == PrefixTops.doc(entry) }) {
+                    guard entry < best[same] else { continue }
+                    at = same
+                } else if count == wanted {
+                    guard entry < best[count - 1] else { continue }
+                    at = count - 1
+                } else {
+                    count += 1
                 }
-                for i in 0..<asideCount where window.count < wanted { add(aside[i]) }
+                // Into its place, the entry at `at` (the same document's, or the last) dropped.
+                while at > 0 && best[at - 1] > entry {
+                    best[at] = best[at - 1]
+                    at -= 1
+                }
+                best[at] = entry
+            }
+            var next = list.lowerBound, nextBest = 0
+            while window.count < wanted && (next < list.upperBound || nextBest < count) {
+                let entry: UInt32
+                if next < list.upperBound && (nextBest == count || index.tops.entries[next] <= best[nextBest]) {
+                    entry = index.tops.entries[next]
+                    next += 1
+                } else {
+                    entry = best[nextBest]
+                    nextBest += 1
+                }
+                let doc = PrefixTops.doc(entry)
+                if !window.contains(where: { $0.doc == doc }) { window.append((RankingKey.single(PrefixTops.rank(entry), doc: doc).raw, doc)) }
             }
         }
-        for i in list where window.count < wanted { add(index.tops.entries[i]) }
         return RankedWindow(window: window.dropFirst(offset), total: 0)
     }
 
-    /// A posting as a list entry (`PrefixTops.entry`) of a given match class.
-    @inline(__always) static func listEntry(_ matchClass: MatchClass, _ posting: UInt32) -> UInt32 {
-        PrefixTops.entry(classValue: UInt32(matchClass.rawValue), posting: posting)
+    /// A list entry (`PrefixTops.entry`) of a whole name holding the word further in, at
+    /// `position`.
+    @inline(__always) static func insideEntry(_ posting: UInt32, _ position: Position) -> UInt32 {
+        PrefixTops.entry(rank: HitRank.inside(posting: posting, position: position.rawValue, display: PrefixTops.language),
+                         doc: posting >> 8)
     }
 
     /// What reading a word on one candidate costs, in postings' worth, where the word is
@@ -733,7 +724,8 @@ public final class SearchEngine: Sendable {
             case .id(let id, _):
                 let hits = context.lease.newMap()
                 for doc in docs(withID: id).lazy.map(Int.init) {
-                    hits.record(doc, Hit(typos: 0, matchClass: .exact, posting: Posting(doc: doc, language: Posting.noLanguage, role: .whole, transliterated: false), displayLanguage: options.language))
+                    let posting = Posting(doc: doc, language: Posting.noLanguage, role: .whole, transliterated: false)
+                    hits.record(doc, Hit(raw: Hit.raw(posting: posting.raw, exact: true, display: UInt32(options.language))))
                 }
                 if negated { excluded.append(hits) } else { slots.append(TermSlot(clause: clause, hits: hits)) }
             case .filter(.kind(let kind), _, _) where !negated:
@@ -837,28 +829,20 @@ public final class SearchEngine: Sendable {
         }
         let phrase = slots.count > 1 && !candidates.isEmpty ? context.phraseHits(slots, of: parsed) : nil
 
-        // Rank: bucket keys in one integer, smallest first. With several terms a name is
-        // matched exactly, or by its start, when they are the whole name or its start together
-        // (the phrase), and each term alone one class lower (`Hit.placementAmongTerms`): one
-        // term equal to a name ranks as the name's start ("croagunk poison": the item before
-        // Croagunk, of the poison type; "echange psy": Psycho Shift before Skill Swap, a
-        // psychic move whose French name is "Échange"), "mega sc" Mega Scizor, which the terms
-        // start together, before Mega Pinsir (French Méga-Scarabrute), which "mega" starts.
-        let exactTakesAllTerms = slots.count > 1
+        // Rank by the rules (`RankingKey`). With several terms a name is matched whole, or by
+        // its start, when they are the whole name or its start together (the phrase), and each
+        // term alone one position lower (`Position.amongTerms`): one term equal to a name ranks
+        // as the name's start, "mega sc" Mega Scizor, which the terms start together, before
+        // Mega Pinsir (French Méga-Scarabrute), which "mega" starts.
+        let amongTerms = slots.count > 1
         var ranked: [(key: UInt64, doc: Int)] = []
         ranked.reserveCapacity(candidates.count)
         for candidate in candidates {
             let doc = Int(candidate)
-            var typoTerms: UInt64 = 0
-            var typos: UInt64 = 0
-            var placement: UInt64 = slots.isEmpty ? 0 : 0xF
-            for slot in slots {
-                let hit = Hit(raw: slot.hits!.best[doc])
-                if hit.typos > 0 { typoTerms += 1; typos += UInt64(hit.typos) }
-                placement = min(placement, UInt64(exactTakesAllTerms ? hit.placementAmongTerms : hit.placement))
-            }
-            if let phrase, let hit = phrase.hit(doc) { placement = min(placement, UInt64(hit.placement)) }
-            ranked.append((typoTerms << 56 | min(typos, 255) << 48 | placement << 40 | UInt64(doc), doc))
+            var terms = RankingKey.Terms(anyTerm: !slots.isEmpty)
+            for slot in slots { terms.add(slot.hits!.best[doc] >> 8, amongTerms: amongTerms) }
+            if let phrase, let hit = phrase.hit(doc) { terms.addPhrase(hit.rank) }
+            ranked.append((terms.key(doc: doc).raw, doc))
         }
         return (ranked, options.explain ? slots.map { TermHits(term: parsed.term($0.clause), hits: $0.hits!) } : [])
     }
@@ -866,20 +850,15 @@ public final class SearchEngine: Sendable {
     func results(_ window: ArraySlice<(key: UInt64, doc: Int)>, positives: [TermHits],
                  options: SearchOptions) -> SearchResults {
         let explanations = !options.explain ? [] : window.map { entry in
-            positives.compactMap { positive in
-                positive.hits.hit(entry.doc).map { hit in
-                    TermExplanation(term: positive.term.raw, matchClass: hit.matchClass, typos: hit.typos,
-                                    language: hit.language.map { Language.codes[$0] }, role: Self.roleLabel(hit.role),
-                                    transliterated: hit.isTransliterated)
-                }
-            }
+            positives.compactMap { positive in positive.hits.hit(entry.doc).map { explanation(positive.term, $0, doc: entry.doc) } }
         }
-        return SearchResults(index: index, language: options.language, window: window, explanations: explanations)
+        return SearchResults(index: index, language: options.language, window: window, explanations: explanations,
+                             decidingRules: options.explain ? decidingRules(window) : [])
     }
 
     /// One document as a result, as a search would list it (`fav`, `random`).
     public func result(doc: Int, language: Int) -> SearchResult {
-        SearchResults(index: index, language: language, window: [(0, doc)], explanations: [])[0]
+        SearchResults(index: index, language: language, window: [(0, doc)], explanations: [], decidingRules: [])[0]
     }
 
     static func tooBroad(_ term: Term) -> QueryError {
@@ -912,16 +891,6 @@ public final class SearchEngine: Sendable {
         }
         for map in excluded { docs.removeAll { map.contains(Int($0)) } }
         for (filter, negated) in filters { context.apply(filter, negated: negated, to: &docs, favourites: favourites) }
-    }
-
-    static func roleLabel(_ role: KeyRole) -> String {
-        switch role {
-        case .whole: return "name"
-        case .compact: return "compact name"
-        case .firstWord: return "name"
-        case .laterWord: return "name word"
-        case .field: return "field"
-        }
     }
 
     /// The `count` smallest entries in order, without sorting everything (a few: sorted in
@@ -970,6 +939,16 @@ public final class SearchEngine: Sendable {
                 if x != y { return descending ? x > y : x < y }
                 return a.key < b.key
             }
+        }
+    }
+}
+
+extension [UInt32] {
+    /// Adds the postings of `key`, equal to a word, as list entries (`PrefixTops.entry`):
+    /// whole words (but names matched through their transliteration, listed already).
+    mutating func addWholeWords(of key: Int, in index: IndexSnapshot) {
+        for p in index.postingRange(key: key) where index.postings[p] & 1 == 0 {
+            append(PrefixTops.entry(posting: index.postings[p], exact: true))
         }
     }
 }

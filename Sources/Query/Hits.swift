@@ -1,7 +1,7 @@
 import Index
 import Locking
 
-/// How a term matched a document, ranked by the contract's buckets. Smaller is better.
+/// How a term matched a document, as explanations name it (the ranking reads `Position`).
 public enum MatchClass: Int, Sendable, Comparable, CaseIterable {
     case exact = 0, namePrefix = 1, laterWordPrefix = 2, substring = 3, field = 4
 
@@ -16,67 +16,80 @@ public enum MatchClass: Int, Sendable, Comparable, CaseIterable {
         case .field: return "field"
         }
     }
+
+    /// The class of a position (a name's start: a prefix; a later word: a word prefix).
+    init(_ position: Position) {
+        switch position {
+        case .wholeName: self = .exact
+        case .nameStart, .namePrefix: self = .namePrefix
+        case .laterWholeWord, .laterWordPrefix: self = .laterWordPrefix
+        case .substring: self = .substring
+        case .field, .fieldAmongTerms: self = .field
+        }
+    }
+
+    /// The position a hit of this class on a posting of `role` (a `KeyRole` raw value) has,
+    /// and whether it is a whole word (a wildcard's hits: a whole key, or one of its words).
+    func position(role: UInt32) -> (position: UInt32, whole: Bool) {
+        switch self {
+        case .exact: return (Position.of(role: role, exact: true), true)
+        case .namePrefix: return (Position.namePrefix.rawValue, false)
+        case .laterWordPrefix: return (Position.laterWordPrefix.rawValue, false)
+        case .substring: return (Position.substring.rawValue, false)
+        case .field: return (Position.field.rawValue, false)
+        }
+    }
 }
 
 extension IndexSnapshot {
-    /// How a name key containing a word at byte `offset` matches it: a later word of the
-    /// name starting with it (after a space), else a substring; nil at offset 0 (a prefix
+    /// Where a name key containing a word at byte `offset` matches it: a later word of the
+    /// name starting with it (after a space), else inside a word; nil at offset 0 (a prefix
     /// of the key, matched by the prefix range).
-    @inline(__always) func containmentClass(key: Int, offset: Int) -> MatchClass? {
+    @inline(__always) func containment(key: Int, offset: Int) -> Position? {
         guard offset > 0 else { return nil }
-        return Self.containmentClass(offset: offset, afterSpace: keys.bytes[keys.range(key).lowerBound + offset - 1] == 0x20)
+        return Self.containment(offset: offset, afterSpace: keys.bytes[keys.range(key).lowerBound + offset - 1] == 0x20)
     }
 
     /// The same, told whether a space comes before the word there (see `forEachKeyContaining`).
-    @inline(__always) static func containmentClass(offset: Int, afterSpace: Bool) -> MatchClass? {
+    @inline(__always) static func containment(offset: Int, afterSpace: Bool) -> Position? {
         offset == 0 ? nil : afterSpace ? .laterWordPrefix : .substring
     }
 }
 
 /// One term's best hit on one document, packed so that a smaller value is a better hit:
-/// typos (2 bits) | class (3) | not in display language (1) | language (4) | role (3) |
-/// transliterated (1).
+/// the ranking's bits of it (`HitRank`: typos, outside the display language, not a whole
+/// word, position) | language (4) | role (3) | transliterated (1).
 public struct Hit: Sendable, Equatable {
     public let raw: UInt32
     public static let none = Hit(raw: .max)
 
     init(raw: UInt32) { self.raw = raw }
 
-    init(typos: Int, matchClass: MatchClass, posting: Posting, displayLanguage: Int) {
-        raw = Self.raw(typos: UInt32(typos), classValue: UInt32(matchClass.rawValue),
-                       languageMiss: Posting.languageMiss(posting.raw, display: UInt32(displayLanguage)),
-                       postingByte: posting.raw & 0xFF)
-    }
-
-    /// A hit's bits from its parts: typos, match class (a `MatchClass` raw value), 1 for a
-    /// name outside the display language, and a posting's low byte (language, role,
+    /// A hit's bits from the ranking's (`HitRank`) and a posting's low byte (language, role,
     /// transliterated). The loops over postings make hits this way, from each raw posting in
     /// place.
-    @inline(__always) static func raw(typos: UInt32 = 0, classValue: UInt32, languageMiss: UInt32, postingByte: UInt32) -> UInt32 {
-        raw(typos: typos, placement: Posting.matchClass(classValue, postingByte) << 1 | languageMiss, postingByte: postingByte)
+    @inline(__always) static func raw(rank: UInt32, postingByte: UInt32) -> UInt32 {
+        rank << 8 | postingByte
     }
 
-    /// The same, from a placement (class and language miss together, as a trie list's entry
-    /// holds them: `PrefixTops.placement`).
-    @inline(__always) static func raw(typos: UInt32 = 0, placement: UInt32, postingByte: UInt32) -> UInt32 {
-        typos << 12 | placement << 8 | postingByte
+    /// The hit on a posting (`raw`) of a key equal to the term (`exact`) or longer.
+    @inline(__always) static func raw(posting raw: UInt32, exact: Bool, display: UInt32, typos: UInt32 = 0) -> UInt32 {
+        Self.raw(rank: HitRank.of(posting: raw, exact: exact, display: display, typos: typos), postingByte: raw & 0xFF)
     }
 
-    public var typos: Int { Int(raw >> 12) }
-    public var matchClass: MatchClass { MatchClass(rawValue: Int((raw >> 9) & 7))! }
-    public var languageMiss: Bool { (raw >> 8) & 1 != 0 }
+    /// The ranking's bits of the hit (`HitRank`).
+    var rank: UInt32 { raw >> 8 }
+    /// Edits from the term (a weak hit, inside a word of a name in another language, counts
+    /// one typo more in the ranking: `isWeak`).
+    public var typos: Int { Int(HitRank.edits(rank)) }
+    public var isWeak: Bool { HitRank.isWeak(rank) }
+    public var position: Position { Position(rawValue: HitRank.position(rank))! }
+    public var matchClass: MatchClass { MatchClass(position) }
+    public var isWholeWord: Bool { HitRank.isWhole(rank) }
+    public var languageMiss: Bool { HitRank.miss(rank) != 0 }
     public var language: Int? { let l = Int((raw >> 4) & 15); return l == Int(Posting.noLanguage) ? nil : l }
     public var role: KeyRole { KeyRole(rawValue: (raw >> 1) & 7)! }
     public var isTransliterated: Bool { raw & 1 != 0 }
-    /// Class and language bucket together: what "where the best term matched" compares.
-    var placement: UInt32 { (raw >> 8) & 0xF }
-
-    /// The placement of one term's hit among several terms': one class lower, since a name
-    /// is matched exactly, or by its start, by the terms together (the phrase,
-    /// `MatchContext.phraseHits`): a whole name equal to one term ranks as that name's start,
-    /// a name one term starts as a later word's start, and so on down (fields, class 4, at
-    /// 5). (Placement: class << 1 | language miss; the ranking key holds it in four bits.)
-    var placementAmongTerms: UInt32 { placement + 2 }
 }
 
 /// The best hit per document for one term: a dense array (documents are few) plus the

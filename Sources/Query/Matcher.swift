@@ -123,11 +123,11 @@ struct MatchContext {
             }
             let wholeWord = term.shape == .wholeWord
             var text = term.text
-            text.withUTF8 {
+            let startsKeys = text.withUTF8 {
                 matchText($0, located: located, phrase: term.shape == .phrase, wholeWord: wholeWord, fields: fields(term),
                           restriction: restriction, queryTransliterated: false, into: hits)
             }
-            if allowTypos && term.shape != .phrase && Self.holdsOnlySubstrings(hits) {
+            if allowTypos && term.shape != .phrase && !startsKeys {
                 searchTypos(term, besideSubstrings: !hits.isEmpty, into: hits)
             }
             if hits.isEmpty, let latin = Folding.transliterate(term.text) {
@@ -162,28 +162,28 @@ struct MatchContext {
         return !names.isEmpty && names.count < PrefixTops.capacity ? names : nil
     }
 
-    /// Records a listed word's names (see `namesListed`). A list entry is a document's class
-    /// and language miss, which is all a completion's ranking reads of a hit (its posting's
-    /// language and role, for explanations, are left out: no language). Whole names equal to
-    /// the word are exact matches, which the lists rank as prefixes (but for names matched
-    /// through their transliteration, prefixes there as here: `Posting.matchClass`). Fields
-    /// equal to the word are recorded too where the word matches them (`fields`).
+    /// Records a listed word's names (see `namesListed`). A list entry is the ranking's bits
+    /// of a document's hit (`HitRank`), which is all a completion's ranking reads of it (its
+    /// posting's language and role, for explanations, are left out: no language). The
+    /// postings of the key equal to the word are whole words, which the lists rank as
+    /// prefixes (but for names matched through their transliteration, prefixes there as here:
+    /// `HitRank.of`). Fields equal to the word are recorded too where the word matches them
+    /// (`fields`).
     private func recordListed(_ names: Range<Int>, node located: TermNode, fields: FieldMatching, into hits: HitMap) {
         let unknownPosting = Posting.noLanguage << 4
         recordListed(names, typos: 0, into: hits)
         guard let exactKey = index.keyEqualToPrefix(of: located.node!, length: located.length) else { return }
         budget.postings -= index.postingRange(key: exactKey).count
-        let fieldClass = Posting.classValue(role: KeyRole.field.rawValue, exact: true)
         for p in index.postingRange(key: exactKey) {
             let raw = index.postings[p]
-            if (raw >> 1) & 7 == KeyRole.field.rawValue, !Self.skipsFields(fields, exact: true) {
-                hits.record(Int(raw >> 8), Hit(raw: Hit.raw(classValue: fieldClass, languageMiss: Posting.languageMiss(raw, display: PrefixTops.language),
-                                                            postingByte: raw & 0xFF)))
+            if (raw >> 1) & 7 == KeyRole.field.rawValue {
+                if !Self.skipsFields(fields, exact: true) {
+                    hits.record(Int(raw >> 8), Hit(raw: Hit.raw(posting: raw, exact: true, display: PrefixTops.language)))
+                }
                 continue
             }
-            guard Posting.isWholeName(raw), !Posting(raw: raw).isTransliterated else { continue }
-            let miss = Posting.languageMiss(raw, display: PrefixTops.language)
-            hits.record(Int(raw >> 8), Hit(raw: Hit.raw(classValue: UInt32(MatchClass.exact.rawValue), languageMiss: miss,
+            guard !Posting(raw: raw).isTransliterated else { continue }
+            hits.record(Int(raw >> 8), Hit(raw: Hit.raw(rank: HitRank.of(posting: raw, exact: true, display: PrefixTops.language),
                                                         postingByte: unknownPosting)))
         }
     }
@@ -193,7 +193,7 @@ struct MatchContext {
         budget.postings -= names.count
         for i in names {
             let entry = index.tops.entries[i]
-            hits.record(PrefixTops.doc(entry), Hit(raw: Hit.raw(typos: UInt32(typos), placement: PrefixTops.placement(entry),
+            hits.record(PrefixTops.doc(entry), Hit(raw: Hit.raw(rank: PrefixTops.rank(entry) + UInt32(typos) << HitRank.typoShift,
                                                                 postingByte: Posting.noLanguage << 4)))
         }
     }
@@ -300,7 +300,11 @@ struct MatchContext {
     @inline(__always) private func record(_ posting: Posting, _ matchClass: MatchClass, queryTransliterated: Bool, into hits: HitMap) {
         let marked = queryTransliterated && !posting.isTransliterated
             ? Posting(doc: posting.doc, language: posting.language, role: posting.role, transliterated: true) : posting
-        hits.record(posting.doc, Hit(typos: 0, matchClass: matchClass, posting: marked, displayLanguage: displayLanguage))
+        var (position, whole) = matchClass.position(role: marked.roleBits)
+        // (A name matched through a transliteration is no whole word: see `HitRank.of`.)
+        if whole && marked.isTransliterated { (position, whole) = (Position.of(role: marked.roleBits, exact: false), false) }
+        let rank = HitRank.of(miss: Posting.languageMiss(marked.raw, display: UInt32(displayLanguage)), whole: whole, position: position)
+        hits.record(posting.doc, Hit(raw: Hit.raw(rank: rank, postingByte: marked.raw & 0xFF)))
     }
 
 
@@ -330,10 +334,8 @@ struct MatchContext {
                             continue
                         }
                         if phrase && role != KeyRole.whole.rawValue { continue }
-                        let miss = Posting.languageMiss(raw, display: display)
-                        let classValue = Posting.classValue(role: role, exact: exact)
-                        hits.record(Int(raw >> 8), Hit(raw: Hit.raw(typos: UInt32(typos), classValue: classValue, languageMiss: miss,
-                                                                    postingByte: raw & 0xFF | transliterated)))
+                        let marked = raw | transliterated
+                        hits.record(Int(raw >> 8), Hit(raw: Hit.raw(posting: marked, exact: exact, display: display, typos: UInt32(typos))))
                     }
                 }
             }
@@ -343,7 +345,7 @@ struct MatchContext {
     private func matchText(_ text: String, phrase: Bool, wholeWord: Bool, fields: FieldMatching, restriction: Int?, queryTransliterated: Bool,
                            into hits: HitMap) {
         var text = text
-        text.withUTF8 {
+        _ = text.withUTF8 {
             matchText($0, located: nil, after: nil, phrase: phrase, wholeWord: wholeWord, fields: fields, restriction: restriction,
                       queryTransliterated: queryTransliterated, into: hits)
         }
@@ -351,15 +353,20 @@ struct MatchContext {
 
     /// The same, for the text's bytes in place (`located`: found in the trie already;
     /// `start`: its first bytes found, and those of its compact form for a phrase; `inside`:
-    /// also names holding it further in, where the term is long enough).
+    /// also names holding it further in, where the term is long enough). Whether it had hits
+    /// of keys starting with it (an exact or prefix hit, of a name or a field): without
+    /// them (none, or only names holding it further in: "gengr" is inside "Morgengrauen"),
+    /// a term may be a misspelling.
+    @discardableResult
     private func matchText(_ bytes: UnsafeBufferPointer<UInt8>, located: TermNode?, after start: TermNode? = nil,
                            compactLocated: TermNode? = nil, phrase: Bool, wholeWord: Bool, inside: Bool = true, fields: FieldMatching,
-                           restriction: Int?, queryTransliterated: Bool, into hits: HitMap) {
+                           restriction: Int?, queryTransliterated: Bool, into hits: HitMap) -> Bool {
         let range = (located ?? locate(bytes, after: start)).keys
         if let first = range.first {
             budget.postings -= Int(index.postingStart[range.upperBound] - index.postingStart[first])
-            if budget.isSpent { return }
+            if budget.isSpent { return false }
         }
+        let before = hits.count
         recordRange(range, length: bytes.count, wholeWord: wholeWord, phrase: phrase, fields: fields, restriction: restriction,
                     queryTransliterated: queryTransliterated, typos: 0, into: hits)
         if phrase {
@@ -371,10 +378,11 @@ struct MatchContext {
                           into: hits)
             }
         }
-        guard !wholeWord, inside, !completion || matchesWordStarts(bytes) else { return }
+        let startsKeys = hits.count > before
+        guard !wholeWord, inside, !completion || matchesWordStarts(bytes) else { return startsKeys }
         // Substrings of names (three characters; two for non-Latin scripts); for a completion,
         // only a term of several words, from a later word of a name on (see `matchesWordStarts`).
-        guard SearchEngine.isLongEnoughForSubstrings(bytes) else { return }
+        guard SearchEngine.isLongEnoughForSubstrings(bytes) else { return startsKeys }
         // Keys starting with the text are the prefix range's, matched above, and so are its
         // word keys (see `laterWords`).
         // Each key's whole names recorded as `recordRange` records a range's postings (a
@@ -386,18 +394,18 @@ struct MatchContext {
         index.postings.withUnsafeBufferPointer { postings in
             index.postingStart.withUnsafeBufferPointer { starts in
                 index.forEachKeyContaining(bytes, skipping: range, laterWords: false) { key, offset, afterSpace in
-                    guard let matchClass = IndexSnapshot.containmentClass(offset: offset, afterSpace: afterSpace),
-                          !completion || matchClass == .laterWordPrefix else { return }
-                    let classValue = UInt32(matchClass.rawValue)
+                    guard let position = IndexSnapshot.containment(offset: offset, afterSpace: afterSpace),
+                          !completion || position == .laterWordPrefix else { return }
                     for p in Int(starts[key])..<Int(starts[key + 1]) {
                         let raw = postings[p]
                         guard Posting.isWholeName(raw), restricted == .max || (raw >> 4) & 15 == restricted else { continue }
-                        let miss = Posting.languageMiss(raw, display: display)
-                        hits.record(Int(raw >> 8), Hit(raw: Hit.raw(classValue: classValue, languageMiss: miss, postingByte: raw & 0xFF | transliterated)))
+                        let rank = HitRank.inside(posting: raw, position: position.rawValue, display: display)
+                        hits.record(Int(raw >> 8), Hit(raw: Hit.raw(rank: rank, postingByte: raw & 0xFF | transliterated)))
                     }
                 }
             }
         }
+        return startsKeys
     }
 
     // MARK: One document at a time
@@ -458,12 +466,13 @@ struct MatchContext {
         let display = UInt32(displayLanguage)
         var best = Self.rangeHit(index, doc: doc, keys: keys, length: bytes.count, wholeWord: term.shape == .wholeWord,
                                  wholeNamesOnly: false, fields: fields(term), display: display)
-        @inline(__always) func consider(_ entry: UInt32, _ matchClass: UInt32) {
-            best = min(best, Hit.raw(classValue: matchClass, languageMiss: Posting.languageMiss(entry, display: display), postingByte: entry & 0xFF))
+        @inline(__always) func consider(_ entry: UInt32, _ position: Position) {
+            best = min(best, Hit.raw(rank: HitRank.inside(posting: entry, position: position.rawValue, display: display), postingByte: entry & 0xFF))
         }
         let end = Int(tops.docKeyStart[doc + 1])
-        // A substring hit is at best a word prefix (class 2) in the display language.
-        guard substrings, best >> 8 >= 2 << 1 else { return best == .max ? nil : best }
+        // A hit further in is at best a later word's start in the display language.
+        let bestInside = HitRank.of(miss: 0, whole: false, position: Position.laterWordPrefix.rawValue)
+        guard substrings, best >> 8 >= bestInside else { return best == .max ? nil : best }
         // The names' keys asked for at once, before any is searched (each is a miss of its own
         // when the caches are cold: "rock meg" searches a candidate's names in ten languages).
         for i in Int(tops.docKeyStart[doc])..<end {
@@ -474,17 +483,17 @@ struct MatchContext {
         // several languages is one key with a posting for each, side by side: it is searched
         // once.
         var searchedKey = -1
-        var searchedClass: MatchClass? = nil
+        var searchedPosition: Position? = nil
         for i in Int(tops.docKeyStart[doc])..<end {
             let entry = tops.docPostings[i]
             let key = Int(entry >> 8)
             guard Posting.isWholeName(entry), !keys.contains(key) else { continue }
             if key != searchedKey {
                 searchedKey = key
-                searchedClass = index.keyOffset(of: bytes, in: key).flatMap { index.containmentClass(key: key, offset: $0) }
+                searchedPosition = index.keyOffset(of: bytes, in: key).flatMap { index.containment(key: key, offset: $0) }
             }
-            guard let matchClass = searchedClass, !completion || matchClass == .laterWordPrefix else { continue }
-            consider(entry, UInt32(matchClass.rawValue))
+            guard let position = searchedPosition, !completion || position == .laterWordPrefix else { continue }
+            consider(entry, position)
         }
         return best == .max ? nil : best
     }
@@ -519,8 +528,7 @@ struct MatchContext {
         if role == Int(KeyRole.field.rawValue) && skipsFields(fields, exact: exact) { return .max }
         if wholeWord && !exact { return .max }
         if wholeNamesOnly && role != Int(KeyRole.whole.rawValue) { return .max }
-        let classValue = Posting.classValue(role: UInt32(role), exact: exact)
-        return Hit.raw(classValue: classValue, languageMiss: Posting.languageMiss(posting, display: display), postingByte: posting & 0xFF)
+        return Hit.raw(posting: posting, exact: exact, display: display)
     }
 
     /// The contract's typo budget: 1 edit from 4 characters, 2 from 8.
@@ -528,12 +536,6 @@ struct MatchContext {
 
     /// The typo steps a term with names holding it may take (see `match`).
     static let typoStepsBesideSubstrings = 10_000
-
-    /// Whether a term's hits are all of names holding it further in (or there are none): no
-    /// exact or prefix hit, of a name or a field.
-    static func holdsOnlySubstrings(_ hits: HitMap) -> Bool {
-        !hits.docs.contains { Hit(raw: hits.best[Int($0)]).matchClass != .substring }
-    }
 
     /// The typo search on the steps a term may take: a term found inside names
     /// (`besideSubstrings`), whose typo hits rank below those anyway, a share of the budget (a

@@ -459,6 +459,8 @@ public enum QueryParser {
             }
             if let kind = kindPrefixes[name] {
                 query.clauses.append(QueryClause(.filter(.kind(kind), position: position, part: text)))
+                // A kind followed by a number is that kind's id ("pokemon:1", "move:85").
+                if let number = Int(value), value.utf8.allSatisfy({ $0 < 0x80 }) { return .id(number, position: position + name.count + 1) }
                 return try term(value, raw: value, position: position + name.count + 1)
             }
             if let column = numericFilters[name] {

@@ -10,6 +10,13 @@ public struct SearchResult: Sendable, Equatable {
     public var score: Int
     public var types: [String]
     public var explanation: [TermExplanation]
+    /// With explanations: the ranking rule that put this result above the next one.
+    public var decidedBy: RankingRule? = nil
+
+    /// The explanation as lines: each term's, then the rule that decided against the next.
+    public var explanationLines: [String] {
+        explanation.map(\.summary) + (decidedBy.map { ["above the next by \($0.name)"] } ?? [])
+    }
 }
 
 public struct SearchResponse: Sendable {
@@ -54,6 +61,8 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     let window: ArraySlice<(key: UInt64, doc: Int)>
     /// Per entry when explanations were asked for, else empty.
     let explanations: [[TermExplanation]]
+    /// Per entry when explanations were asked for: what ranked it above the next.
+    let decidingRules: [RankingRule?]
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { window.count }
@@ -62,14 +71,17 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         let doc = window[window.startIndex + position].doc
         let card = index.card(doc, language: language)
         return SearchResult(doc: doc, kind: card.kind, id: card.id, slug: card.slug, name: card.name, score: score(at: position),
-                            types: index.typeSlugs(of: card.types), explanation: explanation(at: position))
+                            types: index.typeSlugs(of: card.types), explanation: explanation(at: position),
+                            decidedBy: decidingRules.isEmpty ? nil : decidingRules[position])
     }
 
-    /// The score shown for a result: 1000 less 200 a term matched with typos, 50 a typo and
-    /// 10 a step down in where the best term matched (the ranking key's buckets).
+    /// The score shown for a result, from its ranking key's rules: 1000 less 200 a term
+    /// matched with typos, 50 a typo, 32 a term outside the display language and 8 one not
+    /// a whole word (three of each at most), and 1 a step down in where the best term matched.
     public func score(at position: Int) -> Int {
-        let key = window[window.startIndex + position].key
-        return 1000 - Int(key >> 56) * 200 - Int((key >> 48) & 0xFF) * 50 - Int((key >> 40) & 0xF) * 10
+        let key = RankingKey(raw: window[window.startIndex + position].key)
+        return 1000 - Int(key.value(.words)) * 200 - Int(key.value(.typo)) * 50 - Int(Swift.min(key.value(.language), 3)) * 32
+            - Int(Swift.min(key.value(.exactness), 3)) * 8 - Int(key.value(.position))
     }
     public func explanation(at position: Int) -> [TermExplanation] { explanations.isEmpty ? [] : explanations[position] }
     /// The slug of a type index of a card.

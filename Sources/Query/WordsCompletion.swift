@@ -124,33 +124,35 @@ extension SearchEngine {
                 // asked for now, as in `rank`.)
                 index.tops.prefetchPostings(aheadOf: n, count: candidates.count) { Int(candidates[$0] >> 32) }
                 // (As in `rank`: each word's hit placed among several, then the phrase's.)
-                var placement = Hit(raw: UInt32(truncatingIfNeeded: candidate)).placementAmongTerms
+                var terms = RankingKey.Terms(anyTerm: true)
+                terms.add(Hit(raw: UInt32(truncatingIfNeeded: candidate)).rank, amongTerms: true)
                 var hasEvery = true
                 for w in words.indices where w != rarest {
                     let hit = MatchContext.rangeHit(index, doc: doc, keys: words[w].keys, length: words[w].count, wholeWord: w < last,
                                                     wholeNamesOnly: false, fields: w < last ? .prefix : .whole, display: display)
                     guard hit != .max else { hasEvery = false; break }
-                    placement = min(placement, Hit(raw: hit).placementAmongTerms)
+                    terms.add(Hit(raw: hit).rank, amongTerms: true)
                 }
                 guard hasEvery else { continue }
+                // (The phrase's best hit, as its hit map keeps it: the better of the two.)
+                var phraseHit = UInt32.max
                 if let keys = phrase.starting {
-                    let hit = MatchContext.rangeHit(index, doc: doc, keys: keys, length: phrase.length, wholeWord: false,
-                                                    wholeNamesOnly: true, fields: .none, display: display)
-                    if hit != .max { placement = min(placement, Hit(raw: hit).placement) }
+                    phraseHit = MatchContext.rangeHit(index, doc: doc, keys: keys, length: phrase.length, wholeWord: false,
+                                                      wholeNamesOnly: true, fields: .none, display: display)
                 }
                 if let key = phrase.compact {
-                    let hit = MatchContext.rangeHit(index, doc: doc, keys: key..<key + 1, length: phrase.compactLength, wholeWord: true,
-                                                    wholeNamesOnly: false, fields: .none, display: display)
-                    if hit != .max { placement = min(placement, Hit(raw: hit).placement) }
+                    phraseHit = min(phraseHit, MatchContext.rangeHit(index, doc: doc, keys: key..<key + 1, length: phrase.compactLength,
+                                                                     wholeWord: true, wholeNamesOnly: false, fields: .none, display: display))
                 }
+                if phraseHit != .max { terms.addPhrase(Hit(raw: phraseHit).rank) }
                 // (Written over the candidates already read: `found` never passes the one read.)
-                ranked[found] = UInt64(placement) << 40 | UInt64(doc)
+                ranked[found] = terms.key(doc: doc).raw
                 found += 1
             }
             guard found > 0 else { return nil }
             var keys = UnsafeMutableBufferPointer(rebasing: ranked[..<found])
             keys.sort()
-            return keys.prefix(wanted).map { (key: $0, doc: Int($0 & 0xFF_FFFF_FFFF)) }[...]
+            return keys.prefix(wanted).map { (key: $0, doc: RankingKey(raw: $0).doc) }[...]
         }
     }
 

@@ -542,7 +542,7 @@ struct DeferredWordTests {
             let deferred = try engine.rank(parsed, options: SearchOptions(), completion: true)
             let full = try engine.rank(parsed, options: SearchOptions(), completion: true, deferring: false)
             #expect(deferred.ranked.map(\.key).sorted() == full.ranked.map(\.key).sorted(), "'\(query)'")
-            if deferred.ranked.contains(where: { $0.key >> 48 & 0xFF > 0 }) { withTypos += 1 }
+            if deferred.ranked.contains(where: { RankingKey(raw: $0.key).value(.typo) > 0 }) { withTypos += 1 }
             compared += 1
         }
         #expect(withTypos > 300, "\(withTypos) of \(compared) completions ranked typo hits")
