@@ -22,7 +22,8 @@ public struct Documents: Sendable {
     /// 2: the species flags (legendary, mythical, baby) are field words.
     /// 3: the capitals Ø Ł Æ Œ Đ Þ Ð fold as their small letters do ("Œil" → "oeil", was "œil").
     /// 4: every name people type: forms' other names, slugs, synonyms (`searchedNames`).
-    public static let version = 4
+    /// 5: a slug is a name even where a name in some language folds alike.
+    public static let version = 5
 
     /// What the in-memory index is built from: these documents, and the corpus they were
     /// made from.
@@ -165,22 +166,37 @@ public struct Documents: Sendable {
     }
 
     /// Names added to documents once each: one a document already has (as written, or as
-    /// another name's compact form) is left out.
+    /// another name's compact form) is left out. A language-less name (slug, synonym) is
+    /// compared with language-less names only: it ranks in every display language, where a
+    /// name of one language alike ("pikachu", English) is foreign to the others.
     struct NewNames {
         var known: [Set<String>]
+        var knownNeutral: [Set<String>]
         var kept: [FoldedName] = []
 
         init(docCount: Int, base: [FoldedName]) {
             known = Array(repeating: [], count: docCount)
-            for name in base where name.doc < docCount { known[name.doc].insert(name.folded); known[name.doc].insert(name.compact) }
+            knownNeutral = Array(repeating: [], count: docCount)
+            for name in base where name.doc < docCount { remember(name) }
         }
 
         mutating func keep(_ name: FoldedName) {
             // "rotom w" stays beside "rotomw": its words match where the compact cannot.
-            guard name.doc < known.count, !name.folded.isEmpty, !known[name.doc].contains(name.folded) else { return }
-            known[name.doc].insert(name.folded)
-            known[name.doc].insert(name.compact)
+            guard name.doc < known.count, !name.folded.isEmpty else { return }
+            let neutral = Language.neutralCodes.contains(name.language)
+            guard !(neutral ? knownNeutral : known)[name.doc].contains(name.folded) else { return }
+            remember(name)
             kept.append(name)
+        }
+
+        private mutating func remember(_ name: FoldedName) {
+            if Language.neutralCodes.contains(name.language) {
+                knownNeutral[name.doc].insert(name.folded)
+                knownNeutral[name.doc].insert(name.compact)
+            } else {
+                known[name.doc].insert(name.folded)
+                known[name.doc].insert(name.compact)
+            }
         }
     }
 

@@ -52,8 +52,7 @@ public struct Synonym: Sendable, Equatable, Hashable {
     public var kind: String
     public var slug: String
     /// Where it comes from: `showdown` (Pokémon Showdown's nicknames), `showdown-japanese`
-    /// (its Japanese names in romaji), `showdown-compound`
-    /// (its names split into words, "Thunder bolt"), `form-word`, or `user`.
+    /// (its Japanese names in romaji), `form-word`, or `user`.
     public var source: String
 
     public static let wordKind = "word"

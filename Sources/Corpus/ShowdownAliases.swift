@@ -8,12 +8,11 @@ import Foundation
 /// (targets in `[`brackets`]`) are left out; targets matched to nothing (Pokéstar Studios,
 /// Create-a-Pokémon, formes PokeAPI lacks) go into a report.
 public enum ShowdownAliases {
-    /// One `alias: "Target"` line (or one entry of `CompoundWordNames`, "Thunder-bolt").
+    /// One `alias: "Target"` line.
     struct Entry {
         var alias: String
         var target: String
         var section: String
-        var compound: Bool
     }
 
     /// The synonyms `aliasesText` gives over the corpus `tables`, and the report of the
@@ -26,12 +25,6 @@ public enum ShowdownAliases {
             if entry.target.hasPrefix("[") { continue }
             guard let entity = targets.entity(named: entry.target, kind: kindOf(section: entry.section)) else {
                 unmapped.append("\(entry.alias)\t\(entry.target)\t\(entry.section)")
-                continue
-            }
-            if entry.compound {
-                // "Thunder-bolt": its parts as the words of a name ("thunder bolt", "bolt").
-                let words = entry.alias.replacingOccurrences(of: "-", with: " ")
-                synonyms.append(Synonym(term: words, kind: entity.kind, slug: entity.slug, source: "showdown-compound"))
                 continue
             }
             // "shelloseast" → "Shellos": Showdown files a cosmetic forme under its species,
@@ -97,6 +90,10 @@ public enum ShowdownAliases {
     static func entries(_ text: String) -> [Entry] {
         var entries: [Entry] = []
         var section = ""
+        // `CompoundWordNames` ("Char-mander", "Thunder-bolt") is not a list of nicknames: as
+        // names, its parts would be whole words ("char" a word of Charmander's name) and
+        // outrank the names they only start, where the contract ranks a split word below
+        // the query as typed. It is left out.
         var compound = false
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let line = raw.trimmingCharacters(in: .whitespaces)
@@ -105,15 +102,12 @@ public enum ShowdownAliases {
                 section = String(line.dropFirst(2)).components(separatedBy: "---")[0].trimmingCharacters(in: .whitespaces).lowercased()
                 continue
             }
-            if compound {
-                if let name = quoted(line[...]) { entries.append(Entry(alias: name.text, target: name.text.replacingOccurrences(of: "-", with: ""), section: section, compound: true)) }
-                continue
-            }
+            if compound { continue }
             guard let colon = keyEnd(line) else { continue }
             let key = line[..<colon].trimmingCharacters(in: .whitespaces)
             let alias = quoted(key[...])?.text ?? key
             guard let target = quoted(line[line.index(after: colon)...])?.text, !alias.isEmpty else { continue }
-            entries.append(Entry(alias: alias, target: target, section: section, compound: false))
+            entries.append(Entry(alias: alias, target: target, section: section))
         }
         return entries
     }

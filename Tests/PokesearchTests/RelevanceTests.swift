@@ -55,11 +55,12 @@ struct RelevanceTests {
         c("dragon", .first(["type:dragon"])),
         c("kartana", .first(["pokemon:kartana"])),
         // Prefixes of 1–6 characters.
-        c("p", .within(5, ["pokemon:pikachu"])),
+        c("p", .within(5, ["pokemon:pidgey"])),
         c("pi", .within(5, ["pokemon:pikachu", "pokemon:pidgey"])),
         c("pik", .first(["pokemon:pikachu"])),
         // A whole word before a name's prefix (the exactness rule): Pika Papow, then Pikachu.
-        c("pika", .first(["move:pika-papow", "item:pika-pika-pick", "item:winking-pika-pick", "pokemon:pikachu"])),
+        // "pika" is Pikachu's whole name by Pokémon Showdown's nickname; then the names it is a word of.
+        c("pika", .first(["pokemon:pikachu", "move:pika-papow", "item:pika-pika-pick", "item:winking-pika-pick"])),
         c("pikac", .first(["pokemon:pikachu"])),
         c("pikach", .first(["pokemon:pikachu"])),
         c("ch", .first(["pokemon:charmander"])),
@@ -221,7 +222,8 @@ struct RelevanceTests {
         // A number among words is an id ("pikachu 25" is Pikachu alone); where no document
         // with that id has the other words, it is also a word of a name ("10% Zygarde").
         c("pikachu 25", .first(["pokemon:pikachu"])),
-        c("ZYGARDE 10", .first(["pokemon:zygarde-10-power-construct", "pokemon:zygarde-10"])),
+        // "zygarde 10" is the whole slug of the 10% forme.
+        c("ZYGARDE 10", .first(["pokemon:zygarde-10", "pokemon:zygarde-10-power-construct"])),
         // Several terms are an exact match together (the whole name), not one of them alone:
         // Croagunk is a poison type, Skill Swap a psychic move named "Échange" in French.
         c("Croagunk Poison", .first(["item:croagunk-poison", "pokemon:croagunk"])),
@@ -285,7 +287,7 @@ struct RelevanceTests {
     /// field typed out in full ("fire dragon"); earlier words are whole words of a name or of
     /// a field (a type: "fire char").
     static let completions: [(text: String, first: [String])] = [
-        ("p", ["pokemon:unown-p", "pokemon:pidgey"]), ("pika", ["move:pika-papow", "item:pika-pika-pick", "item:winking-pika-pick", "pokemon:pikachu"]), ("char", ["pokemon:charmander", "pokemon:charmeleon", "pokemon:charizard"]),
+        ("p", ["pokemon:unown-p"]), ("pika", ["pokemon:pikachu", "move:pika-papow", "item:pika-pika-pick", "item:winking-pika-pick"]), ("char", ["pokemon:charmander", "pokemon:charmeleon", "pokemon:charizard"]),
         ("mr mi", ["pokemon:mr-mime"]), ("thunder p", ["move:thunder-punch"]), ("fire char", ["pokemon:charmander"]),
         // Names the words start together first (Mega Pinsir is "Méga-Scarabrute" in French).
         ("mega sc", ["pokemon:scizor-mega", "pokemon:sceptile-mega", "pokemon:scolipede-mega", "pokemon:scrafty-mega", "pokemon:scovillain-mega"]),
@@ -297,7 +299,7 @@ struct RelevanceTests {
         ("シルヴァディ (タイプ：ドラゴン)", ["pokemon:silvally-dragon"]), ("銀伴戰獸 (屬性：龍)", ["pokemon:silvally-dragon"]),
         ("じがるで (５０％ふぉるむ)", ["pokemon:zygarde-50", "pokemon:zygarde-50-power-construct"]),
         // A number that is no such id, as a name's word being typed.
-        ("zygarde 1", ["pokemon:zygarde-10-power-construct", "pokemon:zygarde-10"]), ("zygarde 10 ", ["pokemon:zygarde-10-power-construct"]),
+        ("zygarde 1", ["pokemon:zygarde-10-power-construct", "pokemon:zygarde-10"]), ("zygarde 10 ", ["pokemon:zygarde-10", "pokemon:zygarde-10-power-construct"]),
         ("10 zyg", ["pokemon:zygarde-10-power-construct", "pokemon:zygarde-10"]), ("1 zyg", []),
         // Symbols alone, as written: name starts and later words' starts, not further in.
         ("??", ["pokemon:arceus-unknown", "type:unknown"]), ("★", ["item:dynamax-crystal-and458"]),
