@@ -14,6 +14,8 @@ public struct Documents: Sendable {
     public var entities: [Entity]
     public var names: [FoldedName]
     public var fields: [(doc: Int, text: String)]
+    /// Each document's prose by language, folded for the prose index (`text:`).
+    public var prose: [(doc: Int, language: String, text: String)]
 
     /// How documents are made from a corpus, stored with them at ingest (meta
     /// `documents_version`; none stored: 1). A database whose documents are older is
@@ -21,7 +23,8 @@ public struct Documents: Sendable {
     /// is would miss what the newer documents hold.
     /// 2: the species flags (legendary, mythical, baby) are field words.
     /// 3: the capitals Ø Ł Æ Œ Đ Þ Ð fold as their small letters do ("Œil" → "oeil", was "œil").
-    public static let version = 3
+    /// 4: the prose index (`prose_fts`).
+    public static let version = 4
 
     /// What the in-memory index is built from: these documents, and the corpus they were
     /// made from.
@@ -100,6 +103,7 @@ public struct Documents: Sendable {
             if !unique.isEmpty { fields.append((e.doc, unique.joined(separator: " "))) }
         }
         self.fields = fields
+        prose = Self.prose(corpus, entities: entities)
     }
 
     /// Folds names on every core: ICU folding and transliteration dominate ingest time.

@@ -22,6 +22,7 @@ enum SearchCommand {
         } else {
             let catalog = try context.catalog()
             if wantsFavourites { options.favourites = catalog.favouriteDocs() }
+            options.database = try catalog.databaseFilters()
             let response = try catalog.engine.search(query, options: options)
             page = ResultPage(Array(response.results), total: response.total)
         }

@@ -2,6 +2,7 @@ import Catalog
 import Corpus
 import Foundation
 import Sync
+import Terminal
 
 /// `pokesearch show NAME|SLUG|ID|KIND:SLUG`: one entity in detail, as a Pokédex page or
 /// (with --json) one JSON object.
@@ -23,14 +24,17 @@ enum ShowCommand {
             if let othersNote { Output.error(othersNote) }
             return 0
         }
-        DetailPage(output: context.output, pokedex: pokedex, language: language).render(detail)
+        let width = TerminalSize.columns(environment: context.environment)
+        var page = DetailPage(output: context.output, pokedex: pokedex, language: language, width: width)
+        page.render(detail)
         // A sprite downloaded earlier by `pokesearch sprite`.
         let sprite = Sprites.path(slug: detail.entity.slug, cacheDirectory: Paths.cache(environment: context.environment))
         if detail.entity.kind == .pokemon && FileManager.default.fileExists(atPath: sprite) {
-            context.output.line()
-            DetailPage(output: context.output, pokedex: pokedex, language: language).field("Sprite", sprite)
+            page.blank()
+            page.field("Sprite", sprite)
         }
-        if let othersNote { context.output.line(); context.output.line(context.output.dim(othersNote)) }
+        if let othersNote { page.blank(); page.paragraph(othersNote, indent: 0, dim: true) }
+        for line in page.lines { context.output.line(line) }
         return 0
     }
 }
@@ -64,135 +68,3 @@ enum EntityLookup {
     }
 }
 
-/// The human page of one entity: labelled lines, stat bars, evolution and matchups.
-struct DetailPage {
-    let output: Output
-    let pokedex: Pokedex
-    let language: Int
-
-    static let labelWidth = 13
-
-    func field(_ label: String, _ value: String) {
-        output.line(output.dim(ResultPrinter.pad(label, Self.labelWidth)) + value)
-    }
-
-    /// A field whose items wrap onto further lines, aligned under the first.
-    func field(_ label: String, items: [(text: String, width: Int)]) {
-        let room = 100 - Self.labelWidth
-        var lines: [String] = []
-        var current = "", width = 0
-        for item in items {
-            if width > 0 && width + 2 + item.width > room {
-                lines.append(current)
-                current = ""
-                width = 0
-            }
-            current += (width > 0 ? "  " : "") + item.text
-            width += (width > 0 ? 2 : 0) + item.width
-        }
-        if width > 0 { lines.append(current) }
-        for (i, line) in lines.enumerated() {
-            if i == 0 { field(label, line) } else { output.line(String(repeating: " ", count: Self.labelWidth) + line) }
-        }
-    }
-
-    func typeName(_ slug: String) -> String {
-        output.paint(pokedex.names.name("type", slug, language: language), TypeColors.code(slug))
-    }
-
-    func render(_ detail: EntityDetail) {
-        let entity = detail.entity
-        // A Pokémon's number is its national (species) number, shared by its forms.
-        var number = entity.id
-        if case .pokemon(let p) = detail.facts { number = p.speciesID }
-        output.line(output.bold("#\(number) \(entity.name)") + output.dim("  \(entity.kind.rawValue):\(entity.slug)"))
-        switch detail.facts {
-        case .pokemon(let p): renderPokemon(p, detail)
-        case .move(let m):
-            names(detail)
-            field("Type", typeName(m.type.slug))
-            field("Class", m.damageClass.name)
-            field("Power", m.power.map(String.init) ?? "—")
-            field("Accuracy", m.accuracy.map { "\($0)%" } ?? "—")
-            field("PP", m.pp.map(String.init) ?? "—")
-            if m.priority != 0 { field("Priority", m.priority > 0 ? "+\(m.priority)" : String(m.priority)) }
-            field("Generation", String(m.generation))
-        case .item(let i):
-            names(detail)
-            field("Category", i.category.name)
-            field("Pocket", i.pocket.name)
-            field("Cost", i.cost.map { "₽\($0)" } ?? "—")
-            if let fling = i.flingPower { field("Fling power", String(fling)) }
-        case .ability(let a):
-            names(detail)
-            field("Generation", String(a.generation))
-            field("Pokémon", a.pokemon.isEmpty ? "none" : "\(a.pokemon.count)")
-            for (pokemon, hidden) in a.pokemon {
-                output.line(String(repeating: " ", count: Self.labelWidth) + pokemon.name + (hidden ? output.dim(" (hidden)") : ""))
-            }
-        case .type(let t):
-            names(detail)
-            field("Generation", String(t.generation))
-            field("Pokémon", "\(t.defaultPokemonCount) (\(t.pokemonCount) with forms)")
-            output.line()
-            matchups("Damage dealt", t.attacking)
-            matchups("Damage taken", t.defending)
-        }
-    }
-
-    func names(_ detail: EntityDetail) {
-        let others = detail.names.filter { $0.text != detail.entity.name || $0.language != Language.codes[language] }
-        guard !others.isEmpty else { return }
-        field("Names", items: others.map { (output.dim($0.language) + " " + $0.text, ResultPrinter.displayWidth("\($0.language) \($0.text)")) })
-    }
-
-    func renderPokemon(_ p: PokemonFacts, _ detail: EntityDetail) {
-        if let genus = p.genus { field("Genus", genus) }
-        names(detail)
-        field("Types", p.types.map { typeName($0.slug) }.joined(separator: " / "))
-        field("Abilities", p.abilities.map { $0.ability.name + ($0.hidden ? " (hidden)" : "") }.joined(separator: ", "))
-        let inches = (Double(p.height) * 3.937_007_874).rounded()
-        field("Height", String(format: "%.1f m (%d′%02d″)", Double(p.height) / 10, Int(inches) / 12, Int(inches) % 12))
-        field("Weight", String(format: "%.1f kg (%.1f lb)", Double(p.weight) / 10, Double(p.weight) * 0.220_462_262))
-        if let color = p.color { field("Colour", color.name) }
-        if let habitat = p.habitat { field("Habitat", habitat.name) }
-        field("Generation", String(p.generation))
-        let flags = [(p.isLegendary, "legendary"), (p.isMythical, "mythical"), (p.isBaby, "baby")].filter(\.0).map(\.1)
-        if !flags.isEmpty { field("Flags", flags.joined(separator: ", ")) }
-
-        output.line()
-        output.line(output.bold("Base stats"))
-        let labels = ["HP", "Attack", "Defense", "Sp. Atk", "Sp. Def", "Speed"]
-        for (label, value) in zip(labels, p.stats.values) {
-            let width = max(1, Int((Double(value) / 255 * 30).rounded()))
-            let bar = output.paint(String(repeating: "█", count: width), value >= 100 ? "32" : value >= 60 ? "33" : "31")
-            output.line("  " + ResultPrinter.pad(label, 9) + String(repeating: " ", count: 4 - String(value).count) + String(value) + "  " + bar)
-        }
-        output.line("  " + ResultPrinter.pad("Total", 9) + String(repeating: " ", count: max(0, 4 - String(p.stats.total).count)) + String(p.stats.total))
-
-        output.line()
-        if p.evolutionStages.count > 1 {
-            field("Evolution", p.evolutionStages.map { $0.map(\.name).joined(separator: " / ") }.joined(separator: " → "))
-            for step in p.evolutionSteps {
-                output.line(String(repeating: " ", count: Self.labelWidth) + "\(step.from.name) → \(step.into.name)"
-                            + (step.method.isEmpty ? "" : output.dim(": ") + step.method))
-            }
-        } else {
-            field("Evolution", "does not evolve")
-        }
-        if !p.forms.isEmpty {
-            field("Forms", items: p.forms.map { ("\($0.name) " + output.dim("(\($0.slug))"), ResultPrinter.displayWidth("\($0.name) (\($0.slug))")) })
-        }
-        output.line()
-        matchups("Damage taken", p.matchups)
-    }
-
-    func matchups(_ title: String, _ matchups: [TypeMatchup]) {
-        output.line(output.bold(title))
-        let groups = matchups.groupedByFactor
-        if groups.isEmpty { output.line("  x1 for every type") }
-        for group in groups {
-            output.line("  " + ResultPrinter.pad(group.label, 6) + group.types.map(typeName).joined(separator: ", "))
-        }
-    }
-}

@@ -165,7 +165,7 @@ final class Connection {
         case .success(.ping):
             PingExecutor.run(into: output)
         case .success(.search(let query, let options)):
-            SearchExecutor.run(query: query, options: options, engine: loaded.engine, into: output)
+            SearchExecutor.run(query: query, options: options, engine: loaded.engine, database: loaded.details, into: output)
         case .success(.complete(let prefix, let limit, let language, let kinds)):
             CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds, engine: loaded.engine, into: output)
         case .success(.get(let key)):

@@ -10,7 +10,7 @@ struct StoreTests {
     @Test func corpusTablesRoundTripThroughTheDatabase() throws {
         let store = try Store(path: Fixture.database, readOnly: true)
         #expect(try store.readCorpusTables() == Fixture.corpusTables)
-        #expect(store.meta("schema_version") == "1")
+        #expect(store.meta("schema_version") == "2")
         #expect(store.meta("corpus_version") == Ingest.corpusVersion(Fixture.corpusTables))
         let entities = try store.readEntities()
         #expect(entities.count == 1579 + 937 + 373 + 2223 + 21)

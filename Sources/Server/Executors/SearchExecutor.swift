@@ -4,10 +4,14 @@ import Query
 /// SEARCH <query> [options] → `{"ok":true,"total":N,"results":[...]}`, each result the
 /// object `--json` prints.
 enum SearchExecutor {
-    static func run(query: String, options: SearchRequestOptions, engine: SearchEngine, into out: ByteBuffer) {
+    static func run(query: String, options: SearchRequestOptions, engine: SearchEngine, database: (any DatabaseFilters)? = nil,
+                    into out: ByteBuffer) {
         let response: SearchResponse
         do {
-            response = try engine.search(query, options: options.engineOptions)
+            var engineOptions = options.engineOptions
+            // `text:` and the move filters: from the connection GET reads details through.
+            engineOptions.database = database
+            response = try engine.search(query, options: engineOptions)
         } catch {
             Response.error(ProtocolError(.badQuery, "\(error)"), into: out)
             return
