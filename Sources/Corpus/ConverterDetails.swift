@@ -114,15 +114,8 @@ extension Reader {
         }
     }
 
-    /// A table with more columns, each row's values given by its id (first column).
-    static func adding(_ columns: [String], to table: Table, _ values: (_ row: [String]) -> [String]) -> Table {
-        var result = Table(columns: table.columns + columns)
-        result.rows = table.rows.map { $0 + values($0) }
-        return result
-    }
-
     /// `slug=value` pairs joined by commas.
-    static func pairs(_ entries: [(String, Int)]) -> String { entries.map { "\($0.0)=\($0.1)" }.joined(separator: ",") }
+
 
     mutating func pokemonDetails(_ table: Table, vocab: Vocabulary) throws -> Table {
         var generationOfGroup: [Int: String] = [:]
@@ -151,11 +144,11 @@ extension Reader {
             effort[id, default: []].append((slug, value))
         }
         let formOf = try table.index(of: "form_of", in: "pokemon.tsv")
-        return Self.adding(["generation", "base_experience", "ev_yield"], to: table) { row in
+        return table.adding(["generation", "base_experience", "ev_yield"]) { row in
             let id = Int(row[0]) ?? 0
             let pokemon = Int(row[formOf]) ?? id
             let generation = row[formOf].isEmpty ? pokemonGeneration[id] : formGeneration[id]
-            return [generation ?? "", baseExperience[pokemon] ?? "", Self.pairs(effort[pokemon] ?? [])]
+            return [generation ?? "", baseExperience[pokemon] ?? "", Table.pairs(effort[pokemon] ?? [])]
         }
     }
 
@@ -174,13 +167,13 @@ extension Reader {
                   let slug = vocab.slugs["pokedex"]?[dex], let number = row.int("pokedex_number") else { continue }
             numbers[id, default: []].append((dex, slug, number))
         }
-        return Self.adding(["base_friendship", "hatch_counter", "growth_rate", "egg_groups", "dex_numbers"], to: table) { row in
+        return table.adding(["base_friendship", "hatch_counter", "growth_rate", "egg_groups", "dex_numbers"]) { row in
             let id = Int(row[0]) ?? 0
             let species = facts[id]
             return [species?["base_happiness"] ?? "", species?["hatch_counter"] ?? "",
                     vocab.slug("growth-rate", species?.int("growth_rate_id")),
                     (eggGroups[id] ?? []).joined(separator: ","),
-                    Self.pairs((numbers[id] ?? []).sorted { $0.dex < $1.dex }.map { ($0.slug, $0.number) })]
+                    Table.pairs((numbers[id] ?? []).sorted { $0.dex < $1.dex }.map { ($0.slug, $0.number) })]
         }
     }
 
@@ -202,7 +195,7 @@ extension Reader {
         }
         let columns = ["target", "effect", "effect_chance", "category", "ailment", "ailment_chance", "flinch_chance", "crit_rate",
                        "drain", "healing", "stat_chance", "stat_changes", "min_hits", "max_hits", "min_turns", "max_turns", "flags"]
-        return Self.adding(columns, to: table) { row in
+        return table.adding(columns) { row in
             let id = Int(row[0]) ?? 0
             let move = moves[id]
             var values = [vocab.slug("move-target", move?.int("target_id")), move?["effect_id"] ?? "", move?["effect_chance"] ?? ""]
@@ -210,7 +203,7 @@ extension Reader {
                 // "none" and "unknown" ailments say nothing: left empty.
                 let ailment = m.int("meta_ailment_id").flatMap { $0 > 0 ? vocab.slugs["move-ailment"]?[$0] : nil } ?? ""
                 values += [vocab.slug("move-category", m.int("meta_category_id")), ailment, m["ailment_chance"], m["flinch_chance"],
-                           m["crit_rate"], m["drain"], m["healing"], m["stat_chance"], Self.pairs(statChanges[id] ?? []),
+                           m["crit_rate"], m["drain"], m["healing"], m["stat_chance"], Table.pairs(statChanges[id] ?? []),
                            m["min_hits"], m["max_hits"], m["min_turns"], m["max_turns"]]
             } else {
                 values += Array(repeating: "", count: 13)
@@ -227,7 +220,7 @@ extension Reader {
             guard let id = row.int("item_id"), let slug = row.int("item_flag_id").flatMap({ vocab.slugs["item-flag"]?[$0] }) else { continue }
             flags[id, default: []].append(slug)
         }
-        return Self.adding(["fling_effect", "flags"], to: table) { row in
+        return table.adding(["fling_effect", "flags"]) { row in
             let id = Int(row[0]) ?? 0
             return [fling[id] ?? "", (flags[id] ?? []).joined(separator: ",")]
         }
@@ -314,13 +307,12 @@ public enum ProseTable {
 }
 
 extension Corpus {
-    /// A move's prose: its own (flavour texts from the live API) and its effect's, with
+    /// A move's prose: its own (from the live API) and its effect's (from the CSVs), with
     /// `$effect_chance` filled in with its effect chance.
     public func prose(ofMove move: Move) -> [Prose] {
         let chance = move.effectChance.map(String.init) ?? ""
         return prose.compactMap { p in
-            if p.kind == "move" && p.id == move.id && p.slug == move.slug { return p }
-            guard p.kind == "move-effect", let effect = move.effect, p.id == effect else { return nil }
+            guard p.kind == "move" && p.id == move.id && p.slug == move.slug || p.kind == "move-effect" && p.id == move.effect else { return nil }
             var filled = p
             filled.kind = "move"
             filled.id = move.id
@@ -329,4 +321,16 @@ extension Corpus {
             return filled
         }
     }
+}
+
+extension Table {
+    /// This table with more columns, each row's values given by the row.
+    public func adding(_ columns: [String], _ values: (_ row: [String]) -> [String]) -> Table {
+        var result = Table(columns: self.columns + columns)
+        result.rows = rows.map { $0 + values($0) }
+        return result
+    }
+
+    /// `slug=value` pairs joined by commas, as the corpus writes them.
+    public static func pairs(_ entries: [(String, Int)]) -> String { entries.map { "\($0.0)=\($0.1)" }.joined(separator: ",") }
 }

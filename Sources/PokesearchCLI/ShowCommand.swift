@@ -12,18 +12,34 @@ enum ShowCommand {
         let language = try context.arguments.languageIndex(environment: context.environment)
         let catalog = try context.catalog()
         let (doc, others) = try EntityLookup.resolve(text, catalog: catalog, language: language, command: "show")
-        let pokedex = try DetailReader(store: catalog.store).pokedex(for: doc, index: catalog.index)
-        guard let detail = pokedex.detail(doc, language: language) else {
-            throw CLIError.data("the database lists \(catalog.index.kind(doc).rawValue):\(catalog.index.slug(doc)) but has no data for it; rebuild it with `pokesearch ingest`")
-        }
-        let othersNote = others.isEmpty ? nil : "id \(detail.entity.id) also names "
-            + others.map { "\(catalog.index.kind($0).rawValue):\(catalog.index.slug($0)) (\(catalog.index.displayName($0, language: language)))" }
-                .joined(separator: ", ") + "; pick one with `pokesearch show KIND:\(detail.entity.id)`"
         if context.arguments.json {
+            guard let detail = try DetailReader(store: catalog.store).detail(doc, index: catalog.index, language: language) else {
+                throw missing(doc, catalog)
+            }
             context.output.line(detail.json)
-            if let othersNote { Output.error(othersNote) }
+            if let note = othersNote(others, id: detail.entity.id, catalog: catalog, language: language) { Output.error(note) }
             return 0
         }
+        try printPage(doc, catalog: catalog, language: language, context: context,
+                      note: othersNote(others, id: catalog.index.id(doc), catalog: catalog, language: language))
+        return 0
+    }
+
+    static func missing(_ doc: Int, _ catalog: Catalog) -> CLIError {
+        .data("the database lists \(catalog.index.kind(doc).rawValue):\(catalog.index.slug(doc)) but has no data for it; rebuild it with `pokesearch ingest`")
+    }
+
+    /// Says which other entities a bare number also names.
+    static func othersNote(_ others: [Int], id: Int, catalog: Catalog, language: Int) -> String? {
+        others.isEmpty ? nil : "id \(id) also names "
+            + others.map { "\(catalog.index.kind($0).rawValue):\(catalog.index.slug($0)) (\(catalog.index.displayName($0, language: language)))" }
+                .joined(separator: ", ") + "; pick one with `pokesearch show KIND:\(id)`"
+    }
+
+    /// The Pokédex page of document `doc`, to the terminal's width (`show`, `random`).
+    static func printPage(_ doc: Int, catalog: Catalog, language: Int, context: CommandContext, note: String? = nil) throws {
+        let pokedex = try DetailReader(store: catalog.store).pokedex(for: doc, index: catalog.index)
+        guard let detail = pokedex.detail(doc, language: language) else { throw missing(doc, catalog) }
         let width = TerminalSize.columns(environment: context.environment)
         var page = DetailPage(output: context.output, pokedex: pokedex, language: language, width: width)
         page.render(detail)
@@ -33,9 +49,8 @@ enum ShowCommand {
             page.blank()
             page.field("Sprite", sprite)
         }
-        if let othersNote { page.blank(); page.paragraph(othersNote, indent: 0, dim: true) }
+        if let note { page.blank(); page.paragraph(note, indent: 0, dim: true) }
         for line in page.lines { context.output.line(line) }
-        return 0
     }
 }
 
