@@ -6,13 +6,13 @@ import Store
 /// answered on the reader's connection: the prose index and the moves and machines tables.
 extension DetailReader: DatabaseFilters {
     public func matches(_ filter: DatabaseFilter, position: Int, part: String) throws -> [Int: Double] {
-        try withStore { store in
+        try withStore { store, prose in
             switch filter {
             case .text(let text):
                 guard let match = FullText.match(text) else {
                     throw QueryError("'\(part)' has no words to search for", position: position, part: part)
                 }
-                return Dictionary(try store.proseMatches(match).map { ($0.doc, $0.score) }, uniquingKeysWith: min)
+                return try prose.matches(match)
             case .ailment(let slug):
                 return try moves(store, "ailment = ?", [.text(slug)], known: ("ailment", slug, "ailment"), part: part, position: position)
             case .target(let slug):

@@ -59,9 +59,10 @@ public final class DetailReader: NameSource {
         (try? reading { queries in queries.names(kind: kind, slug: slug) }) ?? nil
     }
 
-    /// Runs `body` on the reader's connection, under its lock (the database filters).
-    func withStore<T: Sendable>(_ body: (Store) throws -> T) throws -> T {
-        try reading { queries in try body(queries.store) }
+    /// Runs `body` on the reader's connection and its prose query, under its lock (the
+    /// database filters).
+    func withStore<T: Sendable>(_ body: (Store, ProseQuery) throws -> T) throws -> T {
+        try reading { queries in try body(queries.store, try queries.proseQuery()) }
     }
 
     private func reading<T: Sendable>(_ body: (Queries) throws -> T) throws -> T {
@@ -81,6 +82,15 @@ private final class Queries: NameSource, @unchecked Sendable {
     let allTypes, allEfficacy, namesOf: CorpusRowQuery
     let machinesOfMove, machinesOfItem, proseOf: CorpusRowQuery
     let store: Store
+    /// Prepared on first use (a database from before the prose index has none to prepare).
+    private var prose: ProseQuery?
+
+    func proseQuery() throws -> ProseQuery {
+        if let prose { return prose }
+        let query = try store.proseQuery()
+        prose = query
+        return query
+    }
 
     init(_ store: Store) throws {
         self.store = store

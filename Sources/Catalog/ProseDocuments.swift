@@ -17,9 +17,12 @@ extension Documents {
             if e.kind == .pokemon, let species = speciesOf["\(e.id):\(e.slug)"] { docsOfSpecies[species, default: []].append(e.doc) }
         }
         var pieces: [(doc: Int, language: String, text: String)] = []
+        // (Grouped by kind and id once: looking through all the prose for each move was most of it.)
+        let moveProse = Dictionary(grouping: corpus.prose.filter { $0.kind == "move" || $0.kind == "move-effect" }) { "\($0.kind):\($0.id)" }
         for move in corpus.moves {
             guard let doc = docOf["move:\(move.id):\(move.slug)"] else { continue }
-            for p in corpus.prose(ofMove: move) { pieces.append((doc, p.language, p.text)) }
+            let candidates = (moveProse["move:\(move.id)"] ?? []) + (move.effect.flatMap { moveProse["move-effect:\($0)"] } ?? [])
+            for p in corpus.prose(ofMove: move, among: candidates) { pieces.append((doc, p.language, p.text)) }
         }
         for p in corpus.prose {
             switch p.kind {

@@ -34,6 +34,8 @@ enum Help {
           kind:move move:pound type:fire ability:levitate gen:1 color:red habitat:cave
           is:legendary|mythical|baby|fav|default|mega    lang:fr  @fr:dracaufeu
           hp>100 atk>=120 def<50 spa spd spe bst>600 height weight power accuracy pp cost id:1..151
+          text:paralyze text:"speed by two stages"   the prose (effects, flavour texts), any language
+          ailment:paralysis target:user flag:contact priority>0 tm:24              move filters
 
         exit status: 0 found, 1 nothing found, 2 usage error, 3 data or storage error.
         environment: POKESEARCH_DB, POKESEARCH_LANG, POKESEARCH_SOCKET, POKESEARCH_NO_HISTORY, NO_COLOR.

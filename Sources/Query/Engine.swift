@@ -730,7 +730,7 @@ public final class SearchEngine: Sendable {
             case .unknownFilter(let term, let name):
                 let hits = try context.match(term, allowTypos: false)
                 if hits.isEmpty {
-                    throw QueryError("unknown filter '\(name):' (filters: kind type ability gen color habitat is lang id hp atk def spa spd spe bst height weight power accuracy pp cost)",
+                    throw QueryError("unknown filter '\(name):' (filters: kind type ability gen color habitat is lang id hp atk def spa spd spe bst height weight power accuracy pp cost text ailment target flag priority tm)",
                                      position: term.position, part: term.raw)
                 }
                 if negated { excluded.append(hits) } else { slots.append(TermSlot(clause: clause, hits: hits)) }

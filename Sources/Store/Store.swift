@@ -251,19 +251,9 @@ public final class Store {
         for row in rows { try insert.run([.text(row.text), .integer(Int64(row.doc)), .text(row.language)]) }
     }
 
-    /// Documents whose prose matches an FTS5 query (`FullText.match`), each with its best
-    /// bm25 score (smaller is better).
-    public func proseMatches(_ match: String) throws -> [(doc: Int, score: Double)] {
-        // (bm25 cannot be aggregated in SQL: each matching row is read, the best kept here.)
-        let select = try database.prepare("SELECT doc, bm25(prose_fts) FROM prose_fts WHERE prose_fts MATCH ?")
-        try select.bind([.text(match)])
-        var best: [Int: Double] = [:]
-        while try select.step() {
-            let doc = select.int(0), score = select.double(1)
-            if score < best[doc] ?? .infinity { best[doc] = score }
-        }
-        try select.bind([])
-        return best.map { ($0.key, $0.value) }
+    /// A prepared query of the prose index (`ProseQuery`), kept by a reader to run many.
+    public func proseQuery() throws -> ProseQuery {
+        ProseQuery(try database.prepare("SELECT doc, bm25(prose_fts) FROM prose_fts WHERE prose_fts MATCH ?"))
     }
 
     private func ftsPhrase(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
@@ -383,5 +373,26 @@ extension Store {
         var rows: [(doc: Int, text: String)] = []
         while try select.step() { rows.append((select.int(0), select.text(1) ?? "")) }
         return rows
+    }
+}
+
+/// Documents whose prose matches an FTS5 query (`FullText.match`), each with its best bm25
+/// score (smaller is better). The statement is prepared once: preparing an FTS5 query costs
+/// as much as running a rare one.
+public final class ProseQuery {
+    let statement: Statement
+
+    init(_ statement: Statement) { self.statement = statement }
+
+    public func matches(_ match: String) throws -> [Int: Double] {
+        // (bm25 cannot be aggregated in SQL: each matching row is read, the best kept here.)
+        try statement.bind([.text(match)])
+        var best: [Int: Double] = [:]
+        while try statement.step() {
+            let doc = statement.int(0), score = statement.double(1)
+            if score < best[doc] ?? .infinity { best[doc] = score }
+        }
+        try statement.bind([]) // resets it: a statement left mid-way keeps a read transaction open
+        return best
     }
 }
