@@ -115,6 +115,10 @@ struct Suite {
         let complete = LatencyRun(queries: completed, rounds: effort.latencyRounds, seed: WorkloadGenerator.defaultSeed) { _ = try engine.complete($0) }
         for failure in Set(search.failures + complete.failures).sorted() { progress("warning: the engine rejects the query '\(failure)'") }
         let recall = Recall(queries: queries, engine: engine)
+        // (Its own connection: the detail reader takes over the one it is given.)
+        let text = try TextSearch.measure(engine: engine, store: try Store(path: database, readOnly: true), rounds: effort.latencyRounds)
+        figures.append(Figure("search.text.median", text.median / 1e3, unit: "µs", check: .lowerIsBetter, goals: [.init(atMost: 100)]))
+        figures.append(Figure("search.text.p99", text.percentile(99) / 1e3, unit: "µs"))
         progress("in-process latency measured")
         for (operation, run) in [("search", search), ("complete", complete)] where options.slowest > 0 {
             progress("slowest \(operation) queries (median over the rounds):")

@@ -140,6 +140,9 @@ public final class Catalog {
         }
     }
 
+    /// What answers `text:` and the move filters: a reader over this catalog's connection.
+    public func databaseFilters() throws -> any DatabaseFilters { try DetailReader(store: store) }
+
     /// Favourite documents, for `is:fav`.
     public func favouriteDocs() -> Set<Int> {
         Set(((try? store.favourites()) ?? []).compactMap { index.doc(kind: $0.kind, slug: $0.slug) })

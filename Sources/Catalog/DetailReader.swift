@@ -65,6 +65,12 @@ public final class DetailReader: NameSource {
         (try? reading { queries in queries.names(kind: kind, slug: slug) }) ?? nil
     }
 
+    /// Runs `body` on the reader's connection and its prose query, under its lock (the
+    /// database filters).
+    func withStore<T: Sendable>(_ body: (Store, ProseQuery) throws -> T) throws -> T {
+        try reading { queries in try body(queries.store, try queries.proseQuery()) }
+    }
+
     private func reading<T: Sendable>(_ body: (Queries) throws -> T) throws -> T {
         do {
             return try queries.withLock { queries in try body(queries) }
@@ -78,9 +84,19 @@ public final class DetailReader: NameSource {
 private final class Queries: NameSource, @unchecked Sendable {
     let pokemon, pokemonOfSpecies, defaultPokemonByID, pokemonWithAbility, pokemonWithType: CorpusRowQuery
     let species, speciesOfChain, evolutionsOf: CorpusRowQuery
-    let move, item, ability, abilityBySlug: CorpusRowQuery
+    let move, moveBySlug, item, ability, abilityBySlug: CorpusRowQuery
     let allTypes, allEfficacy, namesOf: CorpusRowQuery
+    let machinesOfMove, machinesOfItem, proseOf: CorpusRowQuery
     let store: Store
+    /// Prepared on first use (a database from before the prose index has none to prepare).
+    private var prose: ProseQuery?
+
+    func proseQuery() throws -> ProseQuery {
+        if let prose { return prose }
+        let query = try store.proseQuery()
+        prose = query
+        return query
+    }
 
     init(_ store: Store) throws {
         self.store = store
@@ -93,12 +109,21 @@ private final class Queries: NameSource, @unchecked Sendable {
         speciesOfChain = try store.corpusRows(.speciesOfChain)
         evolutionsOf = try store.corpusRows(.evolutionsOfSpecies)
         move = try store.corpusRows(.move)
+        moveBySlug = try store.corpusRows(.moveBySlug)
         item = try store.corpusRows(.item)
         ability = try store.corpusRows(.ability)
         abilityBySlug = try store.corpusRows(.abilityBySlug)
         allTypes = try store.corpusRows(.allTypes)
         allEfficacy = try store.corpusRows(.allTypeEfficacy)
         namesOf = try store.corpusRows(.names)
+        machinesOfMove = try store.corpusRows(.machinesOfMove)
+        machinesOfItem = try store.corpusRows(.machinesOfItem)
+        proseOf = try store.corpusRows(.prose)
+    }
+
+    /// The prose rows of one thing.
+    func addProse(_ rows: inout RowSet, _ kind: String, _ id: Int) throws {
+        rows.add(proseOf, try proseOf.rows([.text(kind), .integer(Int64(id))]))
     }
 
     func table(_ query: CorpusRowQuery, _ values: [SQLValue] = []) throws -> Table {
@@ -141,9 +166,22 @@ private final class Queries: NameSource, @unchecked Sendable {
         var rows = RowSet()
         let entity: [SQLValue] = [.integer(Int64(id)), .text(slug)]
         switch kind {
-        case .move: rows.add(move, try move.rows(entity))
-        case .item: rows.add(item, try item.rows(entity))
+        case .move:
+            rows.add(move, try move.rows(entity))
+            rows.add(machinesOfMove, try machinesOfMove.rows([.text(slug)]))
+            try addProse(&rows, "move", id)
+            if let effect = try Corpus(tables: rows.tables(only: "moves")).moves.first?.effect { try addProse(&rows, "move-effect", effect) }
+        case .item:
+            rows.add(item, try item.rows(entity))
+            rows.add(machinesOfItem, try machinesOfItem.rows([.text(slug)]))
+            try addProse(&rows, "item", id)
+            if let fling = try Corpus(tables: rows.tables(only: "items")).items.first?.flingEffect { try addProse(&rows, "fling-effect", fling) }
+            // The moves its machine teaches (for their ids).
+            for machine in try Corpus(tables: rows.tables(only: "machines")).machines where !rows.has("moves", slug: machine.move) {
+                rows.add(moveBySlug, try moveBySlug.rows([.text(machine.move)]))
+            }
         case .ability:
+            try addProse(&rows, "ability", id)
             rows.add(ability, try ability.rows(entity))
             rows.add(pokemonWithAbility, try pokemonWithAbility.rows([.text(slug)]))
         case .type:
@@ -155,6 +193,7 @@ private final class Queries: NameSource, @unchecked Sendable {
             guard let found = try Corpus(tables: rows.tables(only: "pokemon")).pokemon.first,
                   let own = try species.rows([.integer(Int64(found.speciesID))]).first else { break }
             rows.add(species, [own])
+            try addProse(&rows, "species", found.speciesID)
             if let chain = try Corpus(tables: rows.tables(only: "species")).species.first?.evolutionChain {
                 rows.add(speciesOfChain, try speciesOfChain.rows([.integer(Int64(chain))]))
             }
@@ -178,7 +217,7 @@ private final class Queries: NameSource, @unchecked Sendable {
 
 /// Rows gathered from several queries, each table's rows once and in the order they were
 /// written (as the whole corpus has them: first matches and sort ties depend on it).
-private struct RowSet {
+struct RowSet {
     private var rows: [String: (columns: [String], byRowID: [Int64: [String]])] = [:]
 
     init() {
@@ -186,6 +225,9 @@ private struct RowSet {
             rows[table.name] = (table.columns, [:])
         }
     }
+
+    /// Whether a row of `table` with this slug (its second column) is gathered.
+    func has(_ table: String, slug: String) -> Bool { rows[table]?.byRowID.values.contains { $0.count > 1 && $0[1] == slug } ?? false }
 
     mutating func add(_ query: CorpusRowQuery, _ found: [(rowid: Int64, fields: [String])]) {
         for row in found { rows[query.table]?.byRowID[row.rowid] = row.fields }

@@ -14,6 +14,8 @@ public struct Documents: Sendable {
     public var entities: [Entity]
     public var names: [FoldedName]
     public var fields: [(doc: Int, text: String)]
+    /// Each document's prose by language, folded for the prose index (`text:`).
+    public var prose: [(doc: Int, language: String, text: String)]
 
     /// How documents are made from a corpus, stored with them at ingest (meta
     /// `documents_version`; none stored: 1). A database whose documents are older is
@@ -23,7 +25,8 @@ public struct Documents: Sendable {
     /// 3: the capitals Ø Ł Æ Œ Đ Þ Ð fold as their small letters do ("Œil" → "oeil", was "œil").
     /// 4: every name people type: forms' other names, slugs, synonyms (`searchedNames`).
     /// 5: a slug is a name even where a name in some language folds alike.
-    public static let version = 5
+    /// 6: the prose index (`prose_fts`).
+    public static let version = 6
 
     /// What the in-memory index is built from: these documents, and the corpus they were
     /// made from.
@@ -109,6 +112,7 @@ public struct Documents: Sendable {
             if !unique.isEmpty { fields.append((e.doc, unique.joined(separator: " "))) }
         }
         self.fields = fields
+        prose = Self.prose(corpus, entities: entities)
     }
 
     /// Every entity's slug as a name ("rotom-wash": "rotom wash", compact "rotomwash").

@@ -52,6 +52,40 @@ public struct PokemonFacts: Sendable {
     public var forms: [EntityRef]
     /// Each attacking type's damage against this Pokémon.
     public var matchups: [TypeMatchup]
+    public var breeding = Breeding()
+    public var training = Training()
+    public var shape: NamedValue?
+    /// Regional Pokédex numbers, in Pokédex order.
+    public var dexNumbers: [(pokedex: NamedValue, number: Int)] = []
+    /// Form descriptions and (from the live API) Pokédex entries.
+    public var prose: [ProseEntry] = []
+}
+
+/// A Pokémon's breeding facts (its species').
+public struct Breeding: Sendable {
+    /// Chance of being female in eighths; -1 genderless; nil unknown.
+    public var genderRate: Int?
+    public var eggGroups: [NamedValue] = []
+    /// Egg cycles: steps to hatch are about 257 times this (255 before Generation 8).
+    public var hatchCounter: Int?
+}
+
+/// A Pokémon's training facts.
+public struct Training: Sendable {
+    public var evYield: [(stat: NamedValue, value: Int)] = []
+    public var captureRate: Int?
+    public var baseFriendship: Int?
+    public var baseExperience: Int?
+    public var growthRate: NamedValue?
+}
+
+/// One piece of prose in the language asked for, or in English when the data has none
+/// there (`language` says which it is).
+public struct ProseEntry: Sendable, Equatable {
+    /// `short`, `effect`, `flavor`, `forms`, `dex` (or `fling` for an item's fling effect).
+    public var field: String
+    public var language: String
+    public var text: String
 }
 
 /// One evolution and how it happens, in words.
@@ -67,6 +101,22 @@ public struct MoveFacts: Sendable {
     public var power, accuracy, pp: Int?
     public var priority: Int
     public var generation: Int
+    public var target: NamedValue?
+    public var effectChance: Int?
+    public var meta: MoveMeta?
+    public var ailment: NamedValue?
+    public var statChanges: [(stat: NamedValue, change: Int)] = []
+    public var flags: [NamedValue] = []
+    /// Its machines: item slug and the version groups it has that number in, newest last.
+    public var machines: [MachineNumber] = []
+    public var prose: [ProseEntry] = []
+}
+
+/// A TM/TR/HM number and the version groups it is in.
+public struct MachineNumber: Sendable, Equatable {
+    /// `TM24`, `TR08`, `HM01`.
+    public var label: String
+    public var versionGroups: [NamedValue]
 }
 
 public struct ItemFacts: Sendable {
@@ -74,12 +124,18 @@ public struct ItemFacts: Sendable {
     public var pocket: NamedValue
     public var cost: Int?
     public var flingPower: Int?
+    public var flags: [NamedValue] = []
+    /// For a TM/TR/HM: the move it teaches in each version group.
+    public var teaches: [(move: EntityRef, versionGroups: [NamedValue])] = []
+    /// Effects, and the fling effect as field `fling`.
+    public var prose: [ProseEntry] = []
 }
 
 public struct AbilityFacts: Sendable {
     public var generation: Int
     /// The Pokémon (not cosmetic forms) that can have it.
     public var pokemon: [(pokemon: EntityRef, hidden: Bool)]
+    public var prose: [ProseEntry] = []
 }
 
 public struct TypeFacts: Sendable {
@@ -90,6 +146,8 @@ public struct TypeFacts: Sendable {
     /// Pokémon with this type: all of them (forms included), and default forms only.
     public var pokemonCount: Int
     public var defaultPokemonCount: Int
+    /// The Pokémon with this type (default forms).
+    public var pokemon: [EntityRef] = []
 }
 
 /// Builds entity details from the typed corpus and the index: the whole corpus, or just
@@ -128,7 +186,7 @@ public struct Pokedex: Sendable {
         case .move: facts = corpus.moves.first { $0.id == entity.id && $0.slug == entity.slug }.map { .move(moveFacts($0, language: language)) }
         case .item: facts = corpus.items.first { $0.id == entity.id && $0.slug == entity.slug }.map { .item(itemFacts($0, language: language)) }
         case .ability: facts = corpus.abilities.first { $0.id == entity.id && $0.slug == entity.slug }.map { .ability(abilityFacts($0, language: language)) }
-        case .type: facts = corpus.types.first { $0.id == entity.id && $0.slug == entity.slug }.map { .type(typeFacts($0)) }
+        case .type: facts = corpus.types.first { $0.id == entity.id && $0.slug == entity.slug }.map { .type(typeFacts($0, language: language)) }
         }
         return facts.map { EntityDetail(entity: entity, names: names, facts: $0) }
     }
@@ -154,12 +212,12 @@ public struct Pokedex: Sendable {
         let chain = EvolutionChain(species: species, corpus: corpus)
         let abilities = p.abilities.map { (EntityRef(kind: .ability, id: abilityID($0), slug: $0, name: names.name("ability", $0, language: language)), false) }
             + (p.hiddenAbility.map { [(EntityRef(kind: .ability, id: abilityID($0), slug: $0, name: names.name("ability", $0, language: language)), true)] } ?? [])
-        return PokemonFacts(
+        var facts = PokemonFacts(
             speciesID: species.id, genus: names.lookup("genus", species.slug, language: language),
             types: p.types.map { term("type", $0, language) }, stats: p.stats, abilities: abilities,
             height: p.height, weight: p.weight,
             color: species.color.map { term("color", $0, language) }, habitat: species.habitat.map { term("habitat", $0, language) },
-            generation: species.generation, isLegendary: species.isLegendary, isMythical: species.isMythical, isBaby: species.isBaby,
+            generation: p.generation ?? species.generation, isLegendary: species.isLegendary, isMythical: species.isMythical, isBaby: species.isBaby,
             evolutionStages: chain.stages.map { $0.map(speciesRef) },
             evolutionSteps: chain.steps.map { step in
                 EvolutionMethod(from: formRef(step.fromPokemon), into: formRef(step.pokemon),
@@ -168,6 +226,8 @@ public struct Pokedex: Sendable {
             forms: corpus.pokemon.filter { $0.speciesID == p.speciesID && $0.slug != p.slug }
                 .sorted(by: Self.formOrder).map { pokemonRef($0, language) },
             matchups: chart.defensive(p.types))
+        addDetails(to: &facts, p, species, language: language)
+        return facts
     }
 
     /// Default forms first, then by id.
@@ -176,25 +236,31 @@ public struct Pokedex: Sendable {
     func abilityID(_ slug: String) -> Int { corpus.abilities.first { $0.slug == slug }?.id ?? 0 }
 
     func moveFacts(_ m: Move, language: Int) -> MoveFacts {
-        MoveFacts(type: term("type", m.type, language), damageClass: term("damage-class", m.damageClass, language),
-                  power: m.power, accuracy: m.accuracy, pp: m.pp, priority: m.priority, generation: m.generation)
+        var facts = MoveFacts(type: term("type", m.type, language), damageClass: term("damage-class", m.damageClass, language),
+                              power: m.power, accuracy: m.accuracy, pp: m.pp, priority: m.priority, generation: m.generation)
+        addDetails(to: &facts, m, language: language)
+        return facts
     }
 
     func itemFacts(_ i: Item, language: Int) -> ItemFacts {
-        ItemFacts(category: term("item-category", i.category, language), pocket: term("item-pocket", i.pocket, language),
-                  cost: i.cost, flingPower: i.flingPower)
+        var facts = ItemFacts(category: term("item-category", i.category, language), pocket: term("item-pocket", i.pocket, language),
+                              cost: i.cost, flingPower: i.flingPower)
+        addDetails(to: &facts, i, language: language)
+        return facts
     }
 
     func abilityFacts(_ a: Ability, language: Int) -> AbilityFacts {
         let holders = corpus.pokemon.filter { $0.formOf == nil && ($0.abilities.contains(a.slug) || $0.hiddenAbility == a.slug) }
             .sorted(by: Self.formOrder)
         return AbilityFacts(generation: a.generation,
-                            pokemon: holders.map { (pokemonRef($0, language), !$0.abilities.contains(a.slug)) })
+                            pokemon: holders.map { (pokemonRef($0, language), !$0.abilities.contains(a.slug)) },
+                            prose: prose("ability", a.id, a.slug, language: language))
     }
 
-    func typeFacts(_ t: PokemonType) -> TypeFacts {
+    func typeFacts(_ t: PokemonType, language: Int) -> TypeFacts {
         let holders = corpus.pokemon.filter { $0.types.contains(t.slug) }
         return TypeFacts(generation: t.generation, attacking: chart.offensive(t.slug), defending: chart.defensive([t.slug]),
-                         pokemonCount: holders.count, defaultPokemonCount: holders.filter { $0.isDefault && $0.formOf == nil }.count)
+                         pokemonCount: holders.count, defaultPokemonCount: holders.filter { $0.isDefault && $0.formOf == nil }.count,
+                         pokemon: holders.filter { $0.isDefault && $0.formOf == nil }.sorted { $0.id < $1.id }.map { pokemonRef($0, language) })
     }
 }

@@ -77,6 +77,8 @@ public struct EvolutionStep: Sendable {
         case "level-up" where !levelled && conditions.isEmpty: parts.append("level up")
         case "level-up", "use-item", "": break
         case "trade": parts.append("trade")
+        // Shedinja appears beside Ninjask: PokeAPI records no condition for it.
+        case "shed": parts.append("appears when \(named("pokemon", from)) evolves into \(named("pokemon", "ninjask")), with an empty party slot and a Poké Ball in the bag")
         default: parts.append(trigger.replacingOccurrences(of: "-", with: " "))
         }
         for (key, value) in conditions {

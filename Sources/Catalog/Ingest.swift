@@ -61,6 +61,7 @@ public enum Ingest {
                     try store.writeEntities(folded.entities)
                     try store.writeFoldedNames(folded.names)
                     try store.writeFullText(names: folded.fullTextNames, fields: folded.fields)
+                    try store.writeProse(folded.prose)
                     try store.writeIndexSnapshot(format: IndexSnapshot.formatVersion, bytes: building.value.serialized())
                     try store.setMeta("corpus_version", corpusVersion(tables))
                     try store.setMeta("documents_version", String(Documents.version))

@@ -12,7 +12,7 @@ public enum Converter {
         "pokemon_abilities", "pokemon_stats", "pokemon_forms", "pokemon_form_types", "pokemon_form_names",
         "pokemon_species", "pokemon_species_names", "pokemon_evolution", "pokemon_colors", "pokemon_color_names",
         "pokemon_habitats", "pokemon_habitat_names", "pokemon_shapes",
-    ]
+    ] + detailCSVFiles
 
     /// `convert`, with the synonyms of Pokémon Showdown's `aliases.ts` (its text) when
     /// given: the corpus, and the report of the nicknames that name nothing in it.
@@ -29,7 +29,7 @@ public enum Converter {
     }
 }
 
-private struct Reader {
+struct Reader {
     let directory: URL
     var cache: [String: CSVTable] = [:]
 
@@ -72,13 +72,17 @@ private struct Reader {
         let efficacy = try efficacyTable(typeSlugs: typeSlugs)
         try vocabularyNames(vocab: vocab, names: &names)
 
-        return CorpusTables(tables: [
+        var tables = CorpusTables(tables: [
             "pokemon": pokemon, "species": species, "evolutions": evolutions, "moves": moves, "items": items,
-            "abilities": abilities, "types": types, "type_efficacy": efficacy, "vocab": vocab.table(),
-            "names": names.table(),
+            "abilities": abilities, "types": types, "type_efficacy": efficacy,
             "form_names": try FormNameTable.build(languages: languages) { try csv($0) },
             "synonyms": Synonyms.table(FormWords.synonyms),
         ])
+        var vocabulary = vocab
+        try addDetails(to: &tables, vocab: &vocabulary, names: &names, languages: languages)
+        tables.tables["vocab"] = vocabulary.table()
+        tables.tables["names"] = names.table()
+        return tables
     }
 
     mutating func languageCodes() throws -> [Int: String] {
@@ -110,15 +114,7 @@ private struct Reader {
             ("damage-class", "move_damage_class_prose", "move_damage_class_id"),
             ("generation", "generation_names", "generation_id"),
         ]
-        for source in sources {
-            let table = try csv(source.table)
-            try table.require(source.idColumn, "local_language_id", "name")
-            let slugs = vocab.slugs[source.group] ?? [:]
-            for row in table.records {
-                guard let id = row.int(source.idColumn), let slug = slugs[id], let lang = row.int("local_language_id") else { continue }
-                names.add(kind: source.group, id: id, slug: slug, order: id, language: lang, name: row["name"])
-            }
-        }
+        try addVocabularyNames(sources, vocab: vocab, names: &names)
     }
 
     mutating func pokemonTable(typeSlugs: [Int: String], abilitySlugs: [Int: String], speciesSlugs: [Int: String],
@@ -273,7 +269,8 @@ private struct Reader {
             var conditions: [String] = []
             for column in conditionColumns {
                 let value = row[column]
-                if value.isEmpty || value == "0" && column != "minimum_level" { continue }
+                // (0 is "none" for most columns, but for relative_physical_stats it is Attack = Defense.)
+                if value.isEmpty || value == "0" && column != "minimum_level" && column != "relative_physical_stats" { continue }
                 if let reference = references[column] {
                     conditions.append("\(reference.label)=\(Int(value).flatMap { reference.slugs[$0] } ?? value)")
                 } else {
@@ -374,7 +371,9 @@ private struct Reader {
 /// Small id → slug vocabularies (colours, habitats, item categories, …). The live-API sync
 /// fills one too, so both paths write the same `vocab` table.
 public struct Vocabulary {
-    public static let groups = ["color", "habitat", "shape", "item-category", "item-pocket", "damage-class", "generation"]
+    public static let groups = ["color", "habitat", "shape", "item-category", "item-pocket", "damage-class", "generation",
+                                "egg-group", "growth-rate", "pokedex", "stat", "move-target", "move-ailment", "move-category",
+                                "move-flag", "item-flag", "version-group"]
     public var slugs: [String: [Int: String]] = [:]
     public init() {}
     func slug(_ group: String, _ id: Int?) -> String { id.flatMap { slugs[group]?[$0] } ?? "" }
@@ -397,7 +396,7 @@ public struct NameCollector {
     let languages: [Int: String]
     var entries: [(kindOrder: Int, order: Int, slug: String, language: Int, row: [String])] = []
     static let kindOrder = ["pokemon", "genus", "move", "ability", "item", "type", "color", "habitat", "item-category",
-                            "item-pocket", "damage-class", "generation"]
+                            "item-pocket", "damage-class", "generation"] + Vocabulary.groups.suffix(from: 7)
 
     public init(languages: [Int: String]) { self.languages = languages }
 

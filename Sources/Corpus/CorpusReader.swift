@@ -12,14 +12,21 @@ extension Corpus {
                     abilities: try r.list("abilities"), hiddenAbility: try r.optional("hidden_ability"),
                     stats: Stats(hp: try r.int("hp"), attack: try r.int("attack"), defense: try r.int("defense"),
                                  specialAttack: try r.int("special_attack"), specialDefense: try r.int("special_defense"),
-                                 speed: try r.int("speed")))
+                                 speed: try r.int("speed")),
+                    generation: try r.optionalInt("generation", absentIsEmpty: true),
+                    baseExperience: try r.optionalInt("base_experience", absentIsEmpty: true),
+                    evYield: try r.pairs("ev_yield").map { ($0.key, $0.value) })
         }
         species = try reader.rows(tables, "species") { r in
             Species(id: try r.int("id"), slug: try r.text("slug"), generation: try r.int("generation"),
                     evolvesFrom: try r.optional("evolves_from"), evolutionChain: try r.int("evolution_chain"),
                     color: try r.optional("color"), habitat: try r.optional("habitat"), shape: try r.optional("shape"),
                     isBaby: try r.bool("is_baby"), isLegendary: try r.bool("is_legendary"), isMythical: try r.bool("is_mythical"),
-                    captureRate: try r.optionalInt("capture_rate"), genderRate: try r.optionalInt("gender_rate"))
+                    captureRate: try r.optionalInt("capture_rate"), genderRate: try r.optionalInt("gender_rate"),
+                    baseFriendship: try r.optionalInt("base_friendship", absentIsEmpty: true),
+                    hatchCounter: try r.optionalInt("hatch_counter", absentIsEmpty: true),
+                    growthRate: r.field("growth_rate").nilIfEmpty, eggGroups: r.fieldList("egg_groups"),
+                    dexNumbers: try r.pairs("dex_numbers").map { ($0.key, $0.value) })
         }
         evolutions = try reader.rows(tables, "evolutions") { r in
             let conditions = try r.string("conditions").split(separator: ";").map { pair -> (key: String, value: String) in
@@ -32,11 +39,14 @@ extension Corpus {
         moves = try reader.rows(tables, "moves") { r in
             Move(id: try r.int("id"), slug: try r.text("slug"), generation: try r.int("generation"), type: try r.string("type"),
                  damageClass: try r.string("damage_class"), power: try r.optionalInt("power"),
-                 accuracy: try r.optionalInt("accuracy"), pp: try r.optionalInt("pp"), priority: try r.optionalInt("priority") ?? 0)
+                 accuracy: try r.optionalInt("accuracy"), pp: try r.optionalInt("pp"), priority: try r.optionalInt("priority") ?? 0,
+                 target: r.field("target").nilIfEmpty, effect: try r.optionalInt("effect", absentIsEmpty: true), effectChance: try r.optionalInt("effect_chance", absentIsEmpty: true),
+                 meta: try Self.moveMeta(r), flags: r.fieldList("flags"))
         }
         items = try reader.rows(tables, "items") { r in
             Item(id: try r.int("id"), slug: try r.text("slug"), category: try r.string("category"), pocket: try r.string("pocket"),
-                 cost: try r.optionalInt("cost"), flingPower: try r.optionalInt("fling_power"))
+                 cost: try r.optionalInt("cost"), flingPower: try r.optionalInt("fling_power"),
+                 flingEffect: try r.optionalInt("fling_effect", absentIsEmpty: true), flags: r.fieldList("flags"))
         }
         abilities = try reader.rows(tables, "abilities") { r in
             Ability(id: try r.int("id"), slug: try r.text("slug"), generation: try r.int("generation"),
@@ -78,6 +88,31 @@ extension Corpus {
         synonyms = try reader.rows(tables, "synonyms") { r in
             Synonym(term: try r.text("term"), kind: try r.text("kind"), slug: try r.text("slug"), source: try r.text("source"))
         }
+        // (Tables a corpus from before them lacks: none.)
+        if tables.tables["machines"] != nil {
+            machines = try reader.rows(tables, "machines") { r in
+                Machine(move: try r.text("move"), versionGroup: try r.text("version_group"), item: try r.text("item"))
+            }
+        }
+        if tables.tables["prose"] != nil {
+            prose = try reader.rows(tables, "prose") { r in
+                Prose(kind: try r.text("kind"), id: try r.int("id"), slug: try r.text("slug"), language: try r.text("lang"),
+                      field: try r.text("field"), text: ProseText.unescape(try r.text("text")))
+            }
+        }
+    }
+
+    /// A move's metadata; nil for a move the data gives none for (no category).
+    private static func moveMeta(_ r: TableReader.Row) throws -> MoveMeta? {
+        guard !r.field("category").isEmpty else { return nil }
+        func number(_ column: String) throws -> Int { try r.optionalInt(column, absentIsEmpty: true) ?? 0 }
+        return MoveMeta(category: r.field("category").nilIfEmpty, ailment: r.field("ailment").nilIfEmpty,
+                        ailmentChance: try number("ailment_chance"), flinchChance: try number("flinch_chance"),
+                        critRate: try number("crit_rate"), drain: try number("drain"), healing: try number("healing"),
+                        statChance: try number("stat_chance"),
+                        statChanges: try r.pairs("stat_changes").map { StatChange(stat: $0.key, change: $0.value) },
+                        minHits: try r.optionalInt("min_hits"), maxHits: try r.optionalInt("max_hits"),
+                        minTurns: try r.optionalInt("min_turns"), maxTurns: try r.optionalInt("max_turns"))
     }
 
     /// The index numbers types, colours and habitats by slug in one byte each, and looks
@@ -98,7 +133,7 @@ extension Corpus {
 }
 
 /// Typed access to one TSV row with errors that name the file, line and column.
-private struct TableReader {
+struct TableReader {
     struct Row {
         let file: String
         let line: Int
@@ -123,6 +158,24 @@ private struct TableReader {
             let value = try string(column)
             guard let number = Int(value) else { throw error("'\(column)' is not a whole number: '\(value)'") }
             return number
+        }
+        /// A column a corpus from before it lacks: empty there.
+        func field(_ column: String) -> String {
+            guard let index = columns[column] else { return "" }
+            return fields[index]
+        }
+        func fieldList(_ column: String) -> [String] { field(column).split(separator: ",").map(String.init) }
+        /// `slug=number` pairs joined by commas (a column a corpus lacks: none).
+        func pairs(_ column: String) throws -> [(key: String, value: Int)] {
+            try field(column).split(separator: ",").map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, let value = Int(parts[1]) else { throw error("'\(column)' has a bad pair '\(pair)'") }
+                return (String(parts[0]), value)
+            }
+        }
+        func optionalInt(_ column: String, absentIsEmpty: Bool) throws -> Int? {
+            if absentIsEmpty && columns[column] == nil { return nil }
+            return try optionalInt(column)
         }
         func optionalInt(_ column: String) throws -> Int? {
             let value = try string(column)
@@ -153,4 +206,8 @@ private struct TableReader {
         }
         return result
     }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

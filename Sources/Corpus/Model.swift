@@ -94,6 +94,19 @@ public struct Pokemon: Sendable, Equatable {
     public var abilities: [String]
     public var hiddenAbility: String?
     public var stats: Stats
+    /// The generation of the version group that introduced this form (nil: the species').
+    public var generation: Int? = nil
+    public var baseExperience: Int? = nil
+    /// Effort values given when defeated: stat slug and points, in stat order.
+    public var evYield: [(stat: String, value: Int)] = []
+
+    public static func == (a: Pokemon, b: Pokemon) -> Bool {
+        a.id == b.id && a.slug == b.slug && a.speciesID == b.speciesID && a.formOf == b.formOf && a.isDefault == b.isDefault
+            && a.form == b.form && a.isMega == b.isMega && a.isBattleOnly == b.isBattleOnly && a.height == b.height
+            && a.weight == b.weight && a.types == b.types && a.abilities == b.abilities && a.hiddenAbility == b.hiddenAbility
+            && a.stats == b.stats && a.generation == b.generation && a.baseExperience == b.baseExperience
+            && a.evYield.map(\.stat) == b.evYield.map(\.stat) && a.evYield.map(\.value) == b.evYield.map(\.value)
+    }
 }
 
 public struct Species: Sendable, Equatable {
@@ -107,7 +120,23 @@ public struct Species: Sendable, Equatable {
     public var shape: String?
     public var isBaby, isLegendary, isMythical: Bool
     public var captureRate: Int?
+    /// Chance of being female in eighths; -1 genderless.
     public var genderRate: Int?
+    public var baseFriendship: Int? = nil
+    public var hatchCounter: Int? = nil
+    public var growthRate: String? = nil
+    public var eggGroups: [String] = []
+    /// Regional Pokédex numbers: Pokédex slug and number, in Pokédex order.
+    public var dexNumbers: [(pokedex: String, number: Int)] = []
+
+    public static func == (a: Species, b: Species) -> Bool {
+        a.id == b.id && a.slug == b.slug && a.generation == b.generation && a.evolvesFrom == b.evolvesFrom
+            && a.evolutionChain == b.evolutionChain && a.color == b.color && a.habitat == b.habitat && a.shape == b.shape
+            && a.isBaby == b.isBaby && a.isLegendary == b.isLegendary && a.isMythical == b.isMythical
+            && a.captureRate == b.captureRate && a.genderRate == b.genderRate && a.baseFriendship == b.baseFriendship
+            && a.hatchCounter == b.hatchCounter && a.growthRate == b.growthRate && a.eggGroups == b.eggGroups
+            && a.dexNumbers.map(\.pokedex) == b.dexNumbers.map(\.pokedex) && a.dexNumbers.map(\.number) == b.dexNumbers.map(\.number)
+    }
 }
 
 public struct Evolution: Sendable, Equatable {
@@ -131,6 +160,56 @@ public struct Move: Sendable, Equatable {
     public var damageClass: String
     public var power, accuracy, pp: Int?
     public var priority: Int
+    public var target: String? = nil
+    /// Its effect (PokeAPI's move_effect id), whose prose it has.
+    public var effect: Int? = nil
+    public var effectChance: Int? = nil
+    public var meta: MoveMeta? = nil
+    public var flags: [String] = []
+}
+
+/// A move's battle metadata (PokeAPI's move_meta): what it does besides damage.
+public struct MoveMeta: Sendable, Equatable {
+    public var category: String?
+    public var ailment: String?
+    public var ailmentChance, flinchChance, critRate, drain, healing, statChance: Int
+    /// Stat slug and stages, in stat order.
+    public var statChanges: [StatChange]
+    public var minHits, maxHits, minTurns, maxTurns: Int?
+}
+
+public struct StatChange: Sendable, Equatable {
+    public var stat: String
+    public var change: Int
+}
+
+/// A TM, TR or HM of a version group and the move it teaches.
+public struct Machine: Sendable, Equatable {
+    public var move: String
+    public var versionGroup: String
+    /// The machine's item slug (`tm24`, `hm01`, `tr12`).
+    public var item: String
+}
+
+/// One piece of prose: `kind` is `move-effect`, `ability`, `item`, `species` (a form
+/// description), `fling-effect` (or, from the live API, `move`); `field` is `short`, `effect`, `flavor`, `forms` (or, from the live
+/// API, `dex` for a species' Pokédex entry).
+public struct Prose: Sendable, Equatable {
+    public var kind: String
+    public var id: Int
+    public var slug: String
+    public var language: String
+    public var field: String
+    public var text: String
+
+    public init(kind: String, id: Int, slug: String, language: String, field: String, text: String) {
+        self.kind = kind
+        self.id = id
+        self.slug = slug
+        self.language = language
+        self.field = field
+        self.text = text
+    }
 }
 
 public struct Item: Sendable, Equatable {
@@ -140,6 +219,8 @@ public struct Item: Sendable, Equatable {
     public var pocket: String
     public var cost: Int?
     public var flingPower: Int?
+    public var flingEffect: Int? = nil
+    public var flags: [String] = []
 }
 
 public struct Ability: Sendable, Equatable {
@@ -195,6 +276,8 @@ public struct Corpus: Sendable {
     public var formNames: [Name]
     /// Shipped synonyms (Showdown's nicknames, form words).
     public var synonyms: [Synonym]
+    public var machines: [Machine] = []
+    public var prose: [Prose] = []
 
     public init(pokemon: [Pokemon], species: [Species], evolutions: [Evolution], moves: [Move], items: [Item],
                 abilities: [Ability], types: [PokemonType], typeEfficacy: [String: [String: Int]],

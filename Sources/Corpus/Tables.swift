@@ -30,7 +30,7 @@ public struct CorpusTables: Sendable, Equatable {
     /// The file stems of a complete corpus, in the order they are written.
     public static let fileStems = [
         "pokemon", "species", "evolutions", "moves", "items", "abilities", "types",
-        "type_efficacy", "vocab", "names",
+        "type_efficacy", "vocab", "names", "machines", "prose",
     ]
 
     /// Tables a corpus may lack, read as empty when it does: a corpus written before them,

@@ -7,7 +7,7 @@ enum Help {
           pokesearch QUERY...                 search (same as `pokesearch search QUERY...`)
           pokesearch complete PREFIX          autocompletion suggestions
           pokesearch show NAME|SLUG|ID        one entity in detail (`show 25`, `show move:thunderbolt`)
-          pokesearch random [--kind K]        one random entity
+          pokesearch random [QUERY...]        one random entity (among a query's matches)
           pokesearch ingest [--csv DIR|URL | --api [URL]]
                                               (re)build the database (bundled corpus by default)
           pokesearch serve [--socket PATH]    run the line-protocol server
@@ -51,6 +51,8 @@ enum Help {
           kind:move move:pound type:fire ability:levitate gen:1 color:red habitat:cave
           is:legendary|mythical|baby|fav|default|mega    lang:fr  @fr:dracaufeu
           hp>100 atk>=120 def<50 spa spd spe bst>600 height weight power accuracy pp cost id:1..151
+          text:paralyze text:"speed by two stages"   the prose (effects, flavour texts), any language
+          ailment:paralysis target:user flag:contact priority>0 tm:24              move filters
 
         exit status: 0 found, 1 nothing found, 2 usage error, 3 data or storage error.
         environment: POKESEARCH_DB, POKESEARCH_LANG, POKESEARCH_SOCKET, POKESEARCH_NO_HISTORY, NO_COLOR.
@@ -61,7 +63,7 @@ enum Help {
         "complete": "pokesearch complete PREFIX [-n N] [-l L] [-k K] [-j] [--slugs] [--no-server]\n  Suggestions for the text being typed: the last word is a prefix of a name word (after other words,\n  also a type, ability... typed out: \"fire dragon\"), earlier words must match whole words of a name\n  or of a type, ability, genus, colour or habitat (\"fire char\").",
         "ingest": "pokesearch ingest [--csv DIR | --api [URL]] [--quiet]\n  Rebuilds the database aside and swaps it in atomically; favourites and history are kept.\n  Default source: the bundled corpus. --csv reads a PokeAPI CSV directory (data/v2/csv), or downloads\n  its tables from an http(s) URL. --api syncs from PokeAPI's REST API (default https://pokeapi.co/api/v2):\n  responses are cached in the database, a second sync asks only for what changed, an interrupted one resumes.\n  Progress goes to stderr (--quiet: none). POKESEARCH_HTTP_TIMEOUT, POKESEARCH_HTTP_ATTEMPTS and\n  POKESEARCH_HTTP_BACKOFF tune the per-request timeout, the tries per URL and the first retry delay.",
         "show": "pokesearch show NAME|SLUG|ID|KIND:SLUG [-k K] [-l L] [-j] [--no-sprite]\n  --kind narrows a name several kinds share (`show metronome -k move`). On a terminal, a Pokémon's sprite\n  cached by `pokesearch sprite` is drawn beside the page (never when piped; --no-sprite: never).\n  One entity in detail: a number is an id (the Pokémon first), else a slug or an exact name in any language.\n  A name several kinds share (metronome) lists them and exits 1; pick one with KIND:SLUG (`show move:metronome`).",
-        "random": "pokesearch random [--kind K] [--json]\n  One entity picked uniformly at random (among one kind with --kind).",
+        "random": "pokesearch random [QUERY...] [--kind K] [--json]\n  One entity picked uniformly at random among a query's matches (`random type:fire gen:1`), or among\n  everything (of one kind with --kind): its Pokédex page on a terminal, else a result line.",
         "serve": "pokesearch serve [--socket PATH] [--idle-timeout SECONDS] [--request-timeout SECONDS] [--max-connections N]\n  Runs the line-protocol server on a Unix socket (see docs/PROTOCOL.md): --socket, else $POKESEARCH_SOCKET,\n  else $XDG_RUNTIME_DIR/pokesearch.sock, else /tmp/pokesearch-$UID.sock. SIGHUP reloads the index.\n  Defaults: idle timeout 300 s, 10 s for a request line to arrive whole, 1024 connections. `search` and `complete` use a running server (--no-server: never).",
         "fav": "pokesearch fav [add NAME | remove NAME | rm NAME | list] [-j]\n  Favourites; `list` or no words lists them. `is:fav` filters searches to them.",
         "synonym": "pokesearch synonym add TERM NAME... | remove TERM | list [TERM]\n  Your own synonyms, kept across ingests like favourites: TERM then finds what NAME names (a name, slug or\n  id as `show` takes them; several NAMEs for several entities) and ranks as its whole name. A NAME that names\n  nothing is refused (exit 1). `list` shows yours; `list TERM` every synonym written TERM, shipped ones too\n  (Pokémon Showdown's nicknames such as ttar, lando-t, zardx; form words such as alolan/alola, gmax/gigantamax).\n  A running server sees a change after RELOAD (or SIGHUP).",

@@ -22,6 +22,7 @@ enum SearchCommand {
         } else {
             let catalog = try context.catalog()
             if QueryParser.filtersFavourites(query) { options.favourites = catalog.favouriteDocs() }
+            options.database = try catalog.databaseFilters()
             let response = try catalog.engine.search(query, options: options)
             if response.total == 0, let impossible = catalog.engine.impossibleFilter(query) { throw impossible }
             page = ResultPage(Array(response.results), total: response.total)

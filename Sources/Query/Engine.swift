@@ -53,6 +53,8 @@ public struct SearchOptions: Sendable {
     /// Favourite documents, for `is:fav`.
     public var favourites: Set<Int> = []
     public var explain = false
+    /// What answers `text:` and the move filters (the store); nil: such a query is an error.
+    public var database: (any DatabaseFilters)?
 
     public init() {}
 
@@ -660,6 +662,8 @@ public final class SearchEngine: Sendable {
         }
         var excluded: [HitMap] = []
         var filters: [(ResolvedFilter, Bool)] = []
+        /// bm25 scores of the `text:` filters' documents, summed (smaller is better).
+        var textScores: [Int: Double] = [:]
         var kinds = options.kinds
         // The same term twice is matched once. Queries have a few terms: a list searched
         // in turn costs less than hashing their texts.
@@ -717,7 +721,7 @@ public final class SearchEngine: Sendable {
             case .unknownFilter(let term, let name):
                 let hits = try context.match(term, allowTypos: false)
                 if hits.isEmpty {
-                    throw QueryError("unknown filter '\(name):' (filters: kind type ability gen color habitat is lang id hp atk def spa spd spe bst height weight power accuracy pp cost)",
+                    throw QueryError("unknown filter '\(name):' (filters: kind type ability gen color habitat is lang id hp atk def spa spd spe bst height weight power accuracy pp cost text ailment target flag priority tm)",
                                      position: term.position, part: term.raw)
                 }
                 if negated { excluded.append(hits) } else { slots.append(TermSlot(clause: clause, hits: hits)) }
@@ -730,6 +734,10 @@ public final class SearchEngine: Sendable {
                 if negated { excluded.append(hits) } else { slots.append(TermSlot(clause: clause, hits: hits)) }
             case .filter(.kind(let kind), _, _) where !negated:
                 kinds.insert(kind)
+            case .filter(.database(let filter), let position, let part):
+                let matches = try options.databaseMatches(filter, position: position, part: part)
+                filters.append((.docs(Set(matches.keys.map(Int32.init))), negated))
+                if !negated, case .text = filter { textScores.merge(matches, uniquingKeysWith: +) }
             case .filter(let filter, let position, let part):
                 filters.append((try context.resolve(filter, position: position, part: part), negated))
             }
@@ -844,6 +852,7 @@ public final class SearchEngine: Sendable {
             if let phrase, let hit = phrase.hit(doc) { terms.addPhrase(hit.rank) }
             ranked.append((terms.key(doc: doc).raw, doc))
         }
+        if slots.isEmpty && !textScores.isEmpty { Self.rankByTextScore(&ranked, textScores) }
         return (ranked, options.explain ? slots.map { TermHits(term: parsed.term($0.clause), hits: $0.hits!) } : [])
     }
 
@@ -880,6 +889,7 @@ public final class SearchEngine: Sendable {
             // Filters only: the smallest type asked for, else every document.
             var start = allDocs
             for case (.type(let type), false) in filters where docsByType[Int(type)].count < start.count { start = docsByType[Int(type)] }
+            for case (.docs(let found), false) in filters where found.count < start.count { start = found.sorted() }
             docs.append(contentsOf: start)
         }
         if kindMask != 0 {

@@ -15,6 +15,8 @@ enum ResolvedFilter {
     case number(NumericColumn, Comparison)
     case id(Comparison)
     case kind(UInt8)
+    /// The documents the database found (`DatabaseFilter`).
+    case docs(Set<Int32>)
 }
 
 /// A set of ability ids below 512, by value.
@@ -703,6 +705,7 @@ struct MatchContext {
             }
         case .number(let column, let comparison, _): return .number(column, comparison)
         case .id(let comparison): return .id(comparison)
+        case .database: preconditionFailure("the engine resolves database filters through SearchOptions.database")
         }
     }
 
@@ -758,6 +761,7 @@ struct MatchContext {
             let (low, high) = comparison.bounds
             index.docID.withUnsafeBufferPointer { ids in keep { Int(ids[$0]) >= low && Int(ids[$0]) <= high } }
         case .kind(let k): index.docKind.withUnsafeBufferPointer { kinds in keep { kinds[$0] == k } }
+        case .docs(let found): keep { found.contains(Int32($0)) }
         }
     }
 }

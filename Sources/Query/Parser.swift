@@ -23,7 +23,7 @@ public enum Comparison: Sendable, Equatable {
 
     /// The values it holds for, as one range (empty, low above high, for none): what a
     /// filter's loop over documents compares each value with, two comparisons and no switch.
-    var bounds: (low: Int, high: Int) {
+    public var bounds: (low: Int, high: Int) {
         switch self {
         case .equal(let n): return (n, n)
         case .less(let n): return n == .min ? (1, 0) : (.min, n - 1)
@@ -69,6 +69,8 @@ public enum Filter: Sendable, Equatable {
     case flag(String)                 // legendary, mythical, baby, default, mega, fav
     case number(NumericColumn, Comparison, label: String)
     case id(Comparison)
+    /// Answered by the database (`DatabaseFilters`): full text of the prose, move metadata.
+    case database(DatabaseFilter)
 }
 
 public enum Clause: Sendable, Equatable {
@@ -448,6 +450,10 @@ public enum QueryParser {
             if name == "id" {
                 return .filter(.id(try comparison(String(text[opIndex...]), part: text, position: position)), position: position, part: text)
             }
+            if name == "priority" {
+                return .filter(.database(.priority(try comparison(String(text[opIndex...]), part: text, position: position))),
+                               position: position, part: text)
+            }
         }
         // name:value
         if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != text.startIndex {
@@ -466,6 +472,9 @@ public enum QueryParser {
             if let column = numericFilters[name] {
                 return .filter(.number(column, try comparison(":" + value, part: text, position: position), label: name),
                                position: position, part: text)
+            }
+            if let filter = try DatabaseFilter(name: String(name), value: value, part: text, position: position) {
+                return .filter(.database(filter), position: position, part: text)
             }
             switch name {
             case "id":

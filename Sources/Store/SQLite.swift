@@ -101,7 +101,9 @@ public final class Database {
     }
 
     /// All rows of a query, each as its column values.
-    public func rows(_ sql: String, _ values: SQLValue...) throws -> [[SQLValue]] {
+    public func rows(_ sql: String, _ values: SQLValue...) throws -> [[SQLValue]] { try rows(sql, values) }
+
+    public func rows(_ sql: String, _ values: [SQLValue]) throws -> [[SQLValue]] {
         let statement = try prepare(sql)
         try statement.bind(values)
         var rows: [[SQLValue]] = []
@@ -207,6 +209,7 @@ public final class Statement {
     }
 
     public func int(_ column: Int) -> Int { Int(sqlite3_column_int64(handle, Int32(column))) }
+    public func double(_ column: Int) -> Double { sqlite3_column_double(handle, Int32(column)) }
     public func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
 
     public func text(_ column: Int) -> String? {

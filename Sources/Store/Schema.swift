@@ -6,7 +6,9 @@
 /// order); `name` holds each name raw and in its folded forms.
 enum Schema {
     /// 2: the corpus's `form_names` and `synonyms` tables, and the user's `user_synonym`.
-    static let version = 2
+    /// 3: the Pokédex page's facts (columns added to pokemon, species, moves, items), the
+    /// machines and prose tables, and `prose_fts`.
+    static let version = 3
 
     /// Corpus table → its columns with SQL types, in corpus file order.
     static let corpusTables: [(name: String, columns: [(String, String)])] = [
@@ -14,17 +16,18 @@ enum Schema {
                      ("is_default", "INTEGER"), ("form", "TEXT"), ("is_mega", "INTEGER"), ("is_battle_only", "INTEGER"),
                      ("height", "INTEGER"), ("weight", "INTEGER"), ("types", "TEXT"), ("abilities", "TEXT"),
                      ("hidden_ability", "TEXT"), ("hp", "INTEGER"), ("attack", "INTEGER"), ("defense", "INTEGER"),
-                     ("special_attack", "INTEGER"), ("special_defense", "INTEGER"), ("speed", "INTEGER")]),
+                     ("special_attack", "INTEGER"), ("special_defense", "INTEGER"), ("speed", "INTEGER")]
+                    + addedColumns["pokemon"]!),
         ("species", [("id", "INTEGER"), ("slug", "TEXT"), ("generation", "INTEGER"), ("evolves_from", "TEXT"),
                      ("evolution_chain", "INTEGER"), ("color", "TEXT"), ("habitat", "TEXT"), ("shape", "TEXT"),
                      ("is_baby", "INTEGER"), ("is_legendary", "INTEGER"), ("is_mythical", "INTEGER"),
-                     ("capture_rate", "INTEGER"), ("gender_rate", "INTEGER")]),
+                     ("capture_rate", "INTEGER"), ("gender_rate", "INTEGER")] + addedColumns["species"]!),
         ("evolutions", [("species", "TEXT"), ("trigger", "TEXT"), ("conditions", "TEXT"), ("is_default", "INTEGER")]),
         ("moves", [("id", "INTEGER"), ("slug", "TEXT"), ("generation", "INTEGER"), ("type", "TEXT"),
                    ("damage_class", "TEXT"), ("power", "INTEGER"), ("accuracy", "INTEGER"), ("pp", "INTEGER"),
-                   ("priority", "INTEGER")]),
+                   ("priority", "INTEGER")] + addedColumns["moves"]!),
         ("items", [("id", "INTEGER"), ("slug", "TEXT"), ("category", "TEXT"), ("pocket", "TEXT"), ("cost", "INTEGER"),
-                   ("fling_power", "INTEGER")]),
+                   ("fling_power", "INTEGER")] + addedColumns["items"]!),
         ("abilities", [("id", "INTEGER"), ("slug", "TEXT"), ("generation", "INTEGER"), ("is_main_series", "INTEGER")]),
         ("types", [("id", "INTEGER"), ("slug", "TEXT"), ("generation", "INTEGER"), ("damage_class", "TEXT")]),
         ("type_efficacy", [("attacking", "TEXT"), ("defending", "TEXT"), ("factor", "INTEGER")]),
@@ -32,7 +35,7 @@ enum Schema {
         ("names", [("kind", "TEXT"), ("id", "INTEGER"), ("slug", "TEXT"), ("lang", "TEXT"), ("name", "TEXT")]),
         ("form_names", [("kind", "TEXT"), ("id", "INTEGER"), ("slug", "TEXT"), ("lang", "TEXT"), ("name", "TEXT")]),
         ("synonyms", [("term", "TEXT"), ("kind", "TEXT"), ("slug", "TEXT"), ("source", "TEXT")]),
-    ]
+    ] + addedTables
 
     /// The user's synonyms: `term` also finds the entity `kind`:`slug` (kept across ingests
     /// like favourites).
@@ -44,6 +47,35 @@ enum Schema {
             added_at REAL NOT NULL,
             PRIMARY KEY (term, kind, slug)
         );
+        """
+
+    /// Corpus columns added in version 3, by table.
+    static let addedColumns: [String: [(String, String)]] = [
+        "pokemon": [("generation", "INTEGER"), ("base_experience", "INTEGER"), ("ev_yield", "TEXT")],
+        "species": [("base_friendship", "INTEGER"), ("hatch_counter", "INTEGER"), ("growth_rate", "TEXT"),
+                    ("egg_groups", "TEXT"), ("dex_numbers", "TEXT")],
+        "moves": [("target", "TEXT"), ("effect", "INTEGER"), ("effect_chance", "INTEGER"), ("category", "TEXT"),
+                  ("ailment", "TEXT"), ("ailment_chance", "INTEGER"), ("flinch_chance", "INTEGER"), ("crit_rate", "INTEGER"),
+                  ("drain", "INTEGER"), ("healing", "INTEGER"), ("stat_chance", "INTEGER"), ("stat_changes", "TEXT"),
+                  ("min_hits", "INTEGER"), ("max_hits", "INTEGER"), ("min_turns", "INTEGER"), ("max_turns", "INTEGER"),
+                  ("flags", "TEXT")],
+        "items": [("fling_effect", "INTEGER"), ("flags", "TEXT")],
+    ]
+
+    /// Corpus tables added in version 3.
+    static let addedTables: [(name: String, columns: [(String, String)])] = [
+        ("machines", [("move", "TEXT"), ("version_group", "TEXT"), ("item", "TEXT")]),
+        ("prose", [("kind", "TEXT"), ("id", "INTEGER"), ("slug", "TEXT"), ("lang", "TEXT"), ("field", "TEXT"), ("text", "TEXT")]),
+    ]
+
+    /// Full-text search of the prose (`text:`). FTS5 because SQLite has it already, with
+    /// bm25 ranking, phrases and prefix queries, and the prose (megabytes, read only by
+    /// `text:` queries) need not sit in the in-memory index. The unicode61 tokenizer splits
+    /// words at spaces and punctuation; the text is folded first (case, diacritics, width,
+    /// as names are), and each CJK character is spaced apart so that a Japanese or Chinese
+    /// word is found as the phrase of its characters (those scripts have no spaces).
+    static let proseFullText = """
+        CREATE VIRTUAL TABLE prose_fts USING fts5 (text, doc UNINDEXED, lang UNINDEXED, tokenize = 'unicode61 remove_diacritics 0');
 
         """
 
@@ -83,7 +115,7 @@ enum Schema {
             -- unicode61 words with prefix queries.
             CREATE VIRTUAL TABLE field_fts USING fts5 (text, doc UNINDEXED, tokenize = 'unicode61 remove_diacritics 0');
 
-            """
+            """ + proseFullText
         for table in corpusTables {
             let columns = table.columns.map { "\"\($0.0)\" \($0.1)" }.joined(separator: ", ")
             sql += "CREATE TABLE \(table.name) (\(columns));\n"
@@ -104,9 +136,13 @@ enum Schema {
         ("species_chain", "CREATE INDEX IF NOT EXISTS species_chain ON species (evolution_chain)"),
         ("evolutions_species", "CREATE INDEX IF NOT EXISTS evolutions_species ON evolutions (species)"),
         ("moves_id", "CREATE INDEX IF NOT EXISTS moves_id ON moves (id)"),
+        ("moves_slug", "CREATE INDEX IF NOT EXISTS moves_slug ON moves (slug)"),
         ("items_id", "CREATE INDEX IF NOT EXISTS items_id ON items (id)"),
         ("abilities_id", "CREATE INDEX IF NOT EXISTS abilities_id ON abilities (id)"),
         ("abilities_slug", "CREATE INDEX IF NOT EXISTS abilities_slug ON abilities (slug)"),
+        ("machines_move", "CREATE INDEX IF NOT EXISTS machines_move ON machines (move)"),
+        ("machines_item", "CREATE INDEX IF NOT EXISTS machines_item ON machines (item)"),
+        ("prose_kind_id", "CREATE INDEX IF NOT EXISTS prose_kind_id ON prose (kind, id)"),
     ]
 
     /// Migrations from version N to N+1, applied in order on open. Version 1 is the first;
@@ -117,7 +153,21 @@ enum Schema {
             CREATE TABLE synonyms ("term" TEXT, "kind" TEXT, "slug" TEXT, "source" TEXT);
             \(userSynonymTable)
             """,
+        2: migrationTo3,
     ]
+
+    /// The version 3 columns and tables (empty: the database's documents are rebuilt from
+    /// its corpus tables when opened, and `ingest` fills them).
+    static var migrationTo3: String {
+        var sql = ""
+        for (table, columns) in addedColumns.sorted(by: { $0.key < $1.key }) {
+            for column in columns { sql += "ALTER TABLE \(table) ADD COLUMN \"\(column.0)\" \(column.1);\n" }
+        }
+        for table in addedTables {
+            sql += "CREATE TABLE \(table.name) (\(table.columns.map { "\"\($0.0)\" \($0.1)" }.joined(separator: ", ")));\n"
+        }
+        return sql + proseFullText
+    }
 }
 
 /// The lookups entity details are read with (`Store.corpusRows`, `DetailReader`): each a
@@ -126,18 +176,21 @@ public enum CorpusLookup: Sendable {
     case pokemon, pokemonOfSpecies, defaultPokemonByID, pokemonWithAbility, pokemonWithType
     case species, speciesOfChain, evolutionsOfSpecies
     case move, item, ability, abilityBySlug, allTypes, allTypeEfficacy, names
+    case machinesOfMove, machinesOfItem, prose, moveBySlug
 
     var table: String {
         switch self {
         case .pokemon, .pokemonOfSpecies, .defaultPokemonByID, .pokemonWithAbility, .pokemonWithType: return "pokemon"
         case .species, .speciesOfChain: return "species"
         case .evolutionsOfSpecies: return "evolutions"
-        case .move: return "moves"
+        case .move, .moveBySlug: return "moves"
         case .item: return "items"
         case .ability, .abilityBySlug: return "abilities"
         case .allTypes: return "types"
         case .allTypeEfficacy: return "type_efficacy"
         case .names: return "names"
+        case .machinesOfMove, .machinesOfItem: return "machines"
+        case .prose: return "prose"
         }
     }
 
@@ -152,9 +205,12 @@ public enum CorpusLookup: Sendable {
         case .species: return "id = ?"
         case .speciesOfChain: return "evolution_chain = ?"
         case .evolutionsOfSpecies: return "species = ?"
-        case .abilityBySlug: return "slug = ?"
+        case .abilityBySlug, .moveBySlug: return "slug = ?"
         case .allTypes, .allTypeEfficacy: return "1"
         case .names: return "kind = ? AND slug = ?"
+        case .machinesOfMove: return "move = ?"
+        case .machinesOfItem: return "item = ?"
+        case .prose: return "kind = ? AND id = ?"
         }
     }
 }

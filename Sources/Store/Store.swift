@@ -144,13 +144,21 @@ public final class Store {
     /// Writes every corpus table (call inside a transaction when building).
     public func writeCorpus(_ corpus: CorpusTables) throws {
         for table in Schema.corpusTables {
-            let source = try corpus.table(table.name)
-            let positions = try table.columns.map { column in try source.index(of: column.0, in: "\(table.name).tsv") }
+            // (A table or column added in version 2 may be missing from a corpus made
+            // before it: written empty.)
+            let added = Schema.addedColumns[table.name] ?? []
+            guard let source = corpus.tables[table.name] ?? (Schema.addedTables.contains { $0.name == table.name } ? Table(columns: []) : nil)
+            else { throw CorpusError.missingFile("\(table.name).tsv") }
+            let positions = try table.columns.map { column -> Int? in
+                if added.contains(where: { $0.0 == column.0 }) && !source.columns.contains(column.0) { return nil }
+                return try source.index(of: column.0, in: "\(table.name).tsv")
+            }
             let columns = table.columns.map { "\"\($0.0)\"" }.joined(separator: ", ")
             let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
             let insert = try database.prepare("INSERT INTO \(table.name) (\(columns)) VALUES (\(placeholders))")
             for row in source.rows {
                 try insert.run(zip(positions, table.columns).map { position, column in
+                    guard let position else { return .null }
                     let text = row[position]
                     if text.isEmpty { return .null }
                     if column.1 == "INTEGER", let number = Int64(text) { return .integer(number) }
@@ -253,6 +261,18 @@ public final class Store {
     /// Documents with a field word starting with `folded`, by FTS5 prefix query.
     public func fullTextFieldMatches(_ folded: String) throws -> Set<Int> {
         try docs("SELECT DISTINCT doc FROM field_fts WHERE field_fts MATCH ?", ftsPhrase(folded) + " *")
+    }
+
+    /// Fills the prose index: one row per document and language, its prose folded
+    /// (`Documents.prose`).
+    public func writeProse(_ rows: [(doc: Int, language: String, text: String)]) throws {
+        let insert = try database.prepare("INSERT INTO prose_fts (text, doc, lang) VALUES (?, ?, ?)")
+        for row in rows { try insert.run([.text(row.text), .integer(Int64(row.doc)), .text(row.language)]) }
+    }
+
+    /// A prepared query of the prose index (`ProseQuery`), kept by a reader to run many.
+    public func proseQuery() throws -> ProseQuery {
+        ProseQuery(try database.prepare("SELECT doc, bm25(prose_fts) FROM prose_fts WHERE prose_fts MATCH ?"))
     }
 
     private func ftsPhrase(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
@@ -388,5 +408,26 @@ extension Store {
         var rows: [(doc: Int, text: String)] = []
         while try select.step() { rows.append((select.int(0), select.text(1) ?? "")) }
         return rows
+    }
+}
+
+/// Documents whose prose matches an FTS5 query (`FullText.match`), each with its best bm25
+/// score (smaller is better). The statement is prepared once: preparing an FTS5 query costs
+/// as much as running a rare one.
+public final class ProseQuery {
+    let statement: Statement
+
+    init(_ statement: Statement) { self.statement = statement }
+
+    public func matches(_ match: String) throws -> [Int: Double] {
+        // (bm25 cannot be aggregated in SQL: each matching row is read, the best kept here.)
+        try statement.bind([.text(match)])
+        var best: [Int: Double] = [:]
+        while try statement.step() {
+            let doc = statement.int(0), score = statement.double(1)
+            if score < best[doc] ?? .infinity { best[doc] = score }
+        }
+        try statement.bind([]) // resets it: a statement left mid-way keeps a read transaction open
+        return best
     }
 }

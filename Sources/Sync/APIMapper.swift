@@ -32,7 +32,7 @@ enum APIMapper {
         }
         let pocketOfCategory = Dictionary((data.vocabularyDetails["item-category"] ?? []).compactMap { c in c.pocket?.name.map { (c.name, $0) } },
                                           uniquingKeysWith: { first, _ in first })
-        return CorpusTables(tables: [
+        var tables = CorpusTables(tables: [
             "pokemon": pokemonTable(data, names: &names),
             "species": speciesTable(data, names: &names),
             "evolutions": evolutionTable(data),
@@ -55,6 +55,8 @@ enum APIMapper {
             "vocab": vocab.table(),
             "names": names.table(),
         ])
+        APIDetails.add(to: &tables, data)
+        return tables
     }
 
     static func text(_ number: Int?) -> String { number.map(String.init) ?? "" }

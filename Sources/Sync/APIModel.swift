@@ -43,6 +43,7 @@ struct APIPokemon: Codable, Sendable {
     }
     struct Stat: Codable, Sendable {
         var base_stat: Int
+        var effort: Int?
         var stat: APIRef
     }
     var id: Int
@@ -55,6 +56,7 @@ struct APIPokemon: Codable, Sendable {
     var abilities: [AbilitySlot]
     var stats: [Stat]
     var forms: [APIRef]
+    var base_experience: Int?
 }
 
 struct APISpecies: Codable, Sendable {
@@ -73,6 +75,29 @@ struct APISpecies: Codable, Sendable {
     var gender_rate: Int?
     var names: [APIName]
     var genera: [APIGenus]
+    var base_happiness: Int?
+    var hatch_counter: Int?
+    var growth_rate: APIRef?
+    var egg_groups: [APIRef]?
+    var pokedex_numbers: [DexNumber]?
+    var flavor_text_entries: [APIText]?
+    var form_descriptions: [APIText]?
+
+    struct DexNumber: Codable, Sendable {
+        var entry_number: Int
+        var pokedex: APIRef
+    }
+}
+
+/// A piece of prose in one language: a flavour text (`flavor_text`, or `text` for items), an
+/// effect entry (`effect`, `short_effect`) or a form description (`description`).
+struct APIText: Codable, Sendable {
+    var flavor_text: String?
+    var text: String?
+    var effect: String?
+    var short_effect: String?
+    var description: String?
+    var language: APIRef
 }
 
 struct APIForm: Codable, Sendable {
@@ -101,6 +126,23 @@ struct APIMove: Codable, Sendable {
     var pp: Int?
     var priority: Int
     var names: [APIName]
+    var target: APIRef?
+    var effect_chance: Int?
+    var meta: Meta?
+    var stat_changes: [StatChange]?
+    var effect_entries: [APIText]?
+    var flavor_text_entries: [APIText]?
+
+    struct Meta: Codable, Sendable {
+        var ailment: APIRef?
+        var category: APIRef?
+        var min_hits, max_hits, min_turns, max_turns: Int?
+        var drain, healing, crit_rate, ailment_chance, flinch_chance, stat_chance: Int?
+    }
+    struct StatChange: Codable, Sendable {
+        var change: Int
+        var stat: APIRef
+    }
 }
 
 struct APIItem: Codable, Sendable {
@@ -118,6 +160,10 @@ struct APIItem: Codable, Sendable {
     var prices: [Price]?
     var fling_power: Int?
     var names: [APIName]
+    var fling_effect: APIRef?
+    var attributes: [APIRef]?
+    var effect_entries: [APIText]?
+    var flavor_text_entries: [APIText]?
 
     /// `cost` where the response has it; else the last Poké Dollar purchase price listed.
     var effectiveCost: Int? {
@@ -132,6 +178,8 @@ struct APIAbility: Codable, Sendable {
     var generation: APIRef
     var is_main_series: Bool
     var names: [APIName]
+    var effect_entries: [APIText]?
+    var flavor_text_entries: [APIText]?
 }
 
 struct APIType: Codable, Sendable {

@@ -79,12 +79,48 @@ struct CorpusTests {
         #expect(corpus.typeEfficacy["water"]?["water"] == 50)
     }
 
-    @Test func noFlavourProse() throws {
-        // Facts only: no corpus file carries PokeAPI's flavour or effect text.
-        for stem in CorpusTables.fileStems {
+    @Test func proseOnlyInTheProseTable() throws {
+        // Facts tables hold no text: prose is in prose.tsv alone, once per move effect.
+        for stem in CorpusTables.fileStems where stem != "prose" {
             let table = try Fixture.corpusTables.table(stem)
-            #expect(!table.columns.contains { $0.contains("flavor") || $0.contains("effect") || $0.contains("description") })
+            #expect(!table.columns.contains { $0.contains("flavor") || $0.contains("description") || $0.contains("text") })
         }
+        let corpus = try Corpus(tables: Fixture.corpusTables)
+        let thunderbolt = try #require(corpus.moves.first { $0.slug == "thunderbolt" })
+        let prose = corpus.prose(ofMove: thunderbolt)
+        #expect(prose.contains { $0.language == "en" && $0.field == "short" && $0.text == "Has a chance to paralyze the target." })
+        #expect(prose.contains { $0.language == "fr" && $0.field == "short" && $0.text.contains("paralyser") })
+        // The newest version group's flavour text of an ability, one per language.
+        let levitate = corpus.prose.filter { $0.kind == "ability" && $0.slug == "levitate" && $0.field == "flavor" }
+        #expect(Set(levitate.map(\.language)).count == levitate.count && levitate.count >= 9)
+    }
+
+    @Test func effectChanceIsFilledIn() {
+        var corpus = try! Corpus(tables: Fixture.corpusTables)
+        corpus.prose = [Prose(kind: "move-effect", id: 7, slug: "7", language: "en", field: "short", text: "Has a $effect_chance% chance to paralyze.")]
+        var move = corpus.moves.first { $0.slug == "thunderbolt" }!
+        move.effect = 7
+        move.effectChance = 10
+        #expect(corpus.prose(ofMove: move).map(\.text) == ["Has a 10% chance to paralyze."])
+    }
+
+    @Test func detailFacts() throws {
+        let corpus = try Corpus(tables: Fixture.corpusTables)
+        let pikachu = try #require(corpus.species.first { $0.slug == "pikachu" })
+        #expect(pikachu.genderRate == 4 && pikachu.captureRate == 190 && pikachu.eggGroups == ["ground", "fairy"])
+        #expect(pikachu.hatchCounter == 10 && pikachu.baseFriendship == 70 && pikachu.growthRate == "medium")
+        #expect(pikachu.dexNumbers.first { $0.pokedex == "kanto" }?.number == 25)
+        let pokemon = try #require(corpus.pokemon.first { $0.slug == "pikachu" })
+        #expect(pokemon.evYield.map(\.stat) == ["speed"] && pokemon.evYield.map(\.value) == [2] && pokemon.baseExperience == 112)
+        #expect(corpus.pokemon.first { $0.slug == "charizard-mega-x" }?.generation == 6)
+        let thunderbolt = try #require(corpus.moves.first { $0.slug == "thunderbolt" })
+        #expect(thunderbolt.target == "selected-pokemon" && thunderbolt.effectChance == 10)
+        #expect(thunderbolt.meta?.ailment == "paralysis" && thunderbolt.meta?.ailmentChance == 10)
+        #expect(corpus.moves.first { $0.slug == "quick-attack" }?.flags.contains("contact") == true)
+        #expect(corpus.machines.contains { $0.move == "thunderbolt" && $0.versionGroup == "red-blue" && $0.item == "tm24" })
+        #expect(corpus.items.first { $0.slug == "master-ball" }?.flags.contains("consumable") == true)
+        // Tyrogue evolves into Hitmontop when its Attack equals its Defense (a 0 kept).
+        #expect(corpus.evolutions.first { $0.species == "hitmontop" }?.conditions.contains { $0.key == "relative_physical_stats" && $0.value == "0" } == true)
     }
 
     @Test(.enabled(if: Fixture.hasSharedCSV, "../shared/pokeapi-csv is not on this machine: converter check skipped"))

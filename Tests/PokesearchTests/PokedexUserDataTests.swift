@@ -69,7 +69,25 @@ import Testing
         let table = harness.run(["random", "--kind", "move"])
         #expect(table.lines.count == 1)
         #expect(table.lines.first?.hasPrefix("#") == true)
-        #expect(harness.run(["random", "pikachu"]).status == 2)
+    }
+
+    @Test func randomAmongAQuerysMatches() throws {
+        let harness = try PokedexHarness()
+        defer { harness.remove() }
+        var seen = Set<String>()
+        for _ in 0..<12 {
+            let run = harness.run(["random", "type:fire", "gen:1", "kind:pokemon", "--json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let object = try #require(try run.jsonLines().first)
+            #expect((object["types"] as? [String])?.contains("fire") == true)
+            seen.insert(object["slug"] as? String ?? "")
+        }
+        // Twelve draws among a dozen first-generation fire Pokémon: not always the same one.
+        #expect(seen.count > 1)
+        let none = harness.run(["random", "zzzzqqq"])
+        #expect(none.status == 1 && none.stderr.contains("nothing found"))
+        let text = harness.run(["random", "text:paralyze", "type:electric", "kind:move", "--json"])
+        #expect(try text.jsonLines().first?["types"] as? [String] == ["electric"])
     }
 
     /// Water Pokémon slugs from the corpus itself.

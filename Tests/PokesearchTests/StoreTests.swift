@@ -126,6 +126,42 @@ struct IngestCommandTests {
         #expect(try Store(path: path, readOnly: true).meta("documents_version") == String(Documents.version))
     }
 
+    /// A database of schema 1 (what pokesearch made before the Pokédex page's tables) opens,
+    /// migrates to schema 2 and is rebuilt from its own tables, favourites and history kept.
+    @Test func schemaOneDatabaseMigrates() throws {
+        let path = Fixture.copyOfDatabase("schema-one")
+        do {
+            let store = try Store(path: path)
+            let added = ["pokemon": ["generation", "base_experience", "ev_yield"],
+                         "species": ["base_friendship", "hatch_counter", "growth_rate", "egg_groups", "dex_numbers"],
+                         "moves": ["target", "effect", "effect_chance", "category", "ailment", "ailment_chance", "flinch_chance", "crit_rate",
+                                   "drain", "healing", "stat_chance", "stat_changes", "min_hits", "max_hits", "min_turns", "max_turns", "flags"],
+                         "items": ["fling_effect", "flags"]]
+            var sql = "DROP TABLE prose_fts; DROP TABLE machines; DROP TABLE prose; DROP INDEX IF EXISTS moves_slug;\n"
+            for (table, columns) in added { for column in columns { sql += "ALTER TABLE \(table) DROP COLUMN \"\(column)\";\n" } }
+            sql += """
+                UPDATE meta SET value = '1' WHERE key = 'schema_version';
+                UPDATE meta SET value = '3' WHERE key = 'documents_version';
+                INSERT INTO favourite (kind, slug, added_at) VALUES ('pokemon', 'pikachu', 0);
+                INSERT INTO history (query, searched_at) VALUES ('old query', 0);
+                """
+            try store.database.execute(sql)
+        }
+        let run = try pokesearch(["show", "pikachu", "--db", path])
+        #expect(run.status == 0 && run.stdout.hasPrefix("#25 Pikachu"), "\(run.stderr)")
+        let store = try Store(path: path, readOnly: true)
+        #expect(store.meta("schema_version") == "2")
+        #expect(try store.favourites().map(\.slug) == ["pikachu"])
+        #expect(try store.history().contains("old query"))
+        // Its corpus tables had no prose: `text:` finds nothing (exit 1), and is no error.
+        let text = try pokesearch(["text:paralyze", "--db", path])
+        #expect(text.status == 1 && !text.stderr.contains("error"), "\(text.stderr)")
+        // A new ingest fills them.
+        #expect(try pokesearch(["ingest", "--quiet", "--db", path]).status == 0)
+        #expect(try pokesearch(["text:paralyze", "--db", path]).status == 0)
+        #expect(try Store(path: path, readOnly: true).favourites().map(\.slug) == ["pikachu"])
+    }
+
     @Test func defaultPathFollowsTheEnvironment() throws {
         let home = Fixture.temporaryDirectory("xdg")
         let run = try pokesearch(["eevee"], environment: ["XDG_DATA_HOME": home + "/data", "HOME": home])

@@ -40,11 +40,40 @@ struct PokeAPIFixture {
         let kept: [String: Set<String>] = [
             "pokemon": keys(pokemon), "genus": keys(species), "move": keys(moves), "item": keys(items), "ability": keys(abilityTable),
         ]
+        // What the REST API does not have is left out: move effect ids and flags, a form's
+        // generation, machines, fling effect texts, the vocabularies of the Pokédex page.
+        func blanking(_ table: Table, _ columns: Set<String>) -> Table {
+            var result = table
+            let positions = table.columns.indices.filter { columns.contains(table.columns[$0]) }
+            result.rows = table.rows.map { row in var row = row; for i in positions { row[i] = "" }; return row }
+            return result
+        }
+        let servedGroups = Set(Self.vocabularyEndpoints.keys)
+        // A move's prose is its effect's, as the API gives it for the move.
+        let effectOfMove = Dictionary(uniqueKeysWithValues: moves.rows.map { ($0[0], $0[moves.columns.firstIndex(of: "effect")!]) })
+        let allProse = full.tables["prose"]!
+        var prose = Table(columns: allProse.columns)
+        for row in allProse.rows {
+            switch row[0] {
+            case "move-effect":
+                for move in moves.rows where effectOfMove[move[0]] == row[1] { prose.rows.append(["move", move[0], move[1]] + row[3...]) }
+            case "ability", "item", "species":
+                let kept = ["ability": keys(abilityTable), "item": keys(items), "species": keys(species)][row[0]]!
+                if kept.contains(row[1] + " " + row[2]) { prose.rows.append(row) }
+            default:
+                break
+            }
+        }
         subset = CorpusTables(tables: [
-            "pokemon": pokemon, "species": species, "evolutions": rows("evolutions") { speciesSlugs.contains($0["species"]!) },
-            "moves": moves, "items": items, "abilities": abilityTable, "types": full.tables["types"]!,
-            "type_efficacy": full.tables["type_efficacy"]!, "vocab": full.tables["vocab"]!,
-            "names": rows("names") { row in kept[row["kind"]!].map { $0.contains(row["id"]! + " " + row["slug"]!) } ?? true },
+            "pokemon": blanking(pokemon, ["generation"]), "species": species,
+            "evolutions": rows("evolutions") { speciesSlugs.contains($0["species"]!) },
+            "moves": blanking(moves, ["effect", "flags"]), "items": items, "abilities": abilityTable, "types": full.tables["types"]!,
+            "type_efficacy": full.tables["type_efficacy"]!, "vocab": rows("vocab") { servedGroups.contains($0["group"]!) },
+            "names": rows("names") { row in
+                kept[row["kind"]!].map { $0.contains(row["id"]! + " " + row["slug"]!) }
+                    ?? !(Vocabulary.groups.contains(row["kind"]!) && !servedGroups.contains(row["kind"]!))
+            },
+            "machines": Table(columns: full.tables["machines"]!.columns), "prose": prose,
         ])
     }
 
@@ -70,6 +99,22 @@ struct PokeAPIFixture {
             if let name { server.route("/api/v2/\(endpoint)/\(name)/", json: body) }
         }
         var lists: [String: [(String, String)]] = [:]
+        // Prose as the API gives it: effect entries, flavour texts, form descriptions.
+        let prose = records("prose")
+        func texts(_ kind: String, _ id: String, _ field: String) -> [(language: String, text: String)] {
+            prose.filter { $0["kind"] == kind && $0["id"] == id && $0["field"] == field }.map { ($0["lang"]!, ProseText.unescape($0["text"]!)) }
+        }
+        func languageRef(_ code: String) -> [String: Any] { ref(code, "language", Self.languageIDs[code]!) }
+        func effectEntries(_ kind: String, _ id: String) -> [[String: Any]] {
+            let short = Dictionary(texts(kind, id, "short"), uniquingKeysWith: { a, _ in a })
+            return texts(kind, id, "effect").map { ["effect": $0.text, "short_effect": short[$0.language] ?? "", "language": languageRef($0.language)] }
+        }
+        func flavourEntries(_ kind: String, _ id: String, key: String = "flavor_text") -> [[String: Any]] {
+            texts(kind, id, "flavor").map { [key: $0.text, "language": languageRef($0.language)] }
+        }
+        func pairs(_ text: String?) -> [(String, Int)] {
+            (text ?? "").split(separator: ",").map { pair in let parts = pair.split(separator: "="); return (String(parts[0]), Int(parts[1])!) }
+        }
 
         let vocab = records("vocab")
         let typeIDs = Dictionary(uniqueKeysWithValues: records("types").map { ($0["slug"]!, $0["id"]!) })
@@ -81,7 +126,7 @@ struct PokeAPIFixture {
         let pocketOfCategory = Dictionary(records("items").map { ($0["category"]!, $0["pocket"]!) }, uniquingKeysWith: { a, _ in a })
         for row in vocab {
             let (group, id, slug) = (row["group"]!, row["id"]!, row["slug"]!)
-            let endpoint = Self.vocabularyEndpoints[group]!
+            guard let endpoint = Self.vocabularyEndpoints[group] else { continue }
             lists[endpoint, default: []].append((slug, "\(base)/\(endpoint)/\(id)/"))
             var object: [String: Any] = ["id": Int(id)!, "name": slug, "names": nameList(group, id)]
             if group == "item-category" { object["pocket"] = vocabRef("item-pocket", pocketOfCategory[slug]) }
@@ -107,13 +152,29 @@ struct PokeAPIFixture {
             detail("move", id, ["id": Int(id)!, "name": row["slug"]!, "generation": vocabRef("generation", vocabSlug(vocab, "generation", row["generation"]!)),
                                 "type": ref(row["type"]!, "type", typeIDs[row["type"]!]!), "damage_class": vocabRef("damage-class", row["damage_class"]),
                                 "power": number(row["power"]), "accuracy": number(row["accuracy"]), "pp": number(row["pp"]),
-                                "priority": number(row["priority"]), "names": nameList("move", id)], name: row["slug"]!)
+                                "priority": number(row["priority"]), "names": nameList("move", id),
+                                "target": row["target"]!.isEmpty ? NSNull() : ref(row["target"]!, "move-target", 1),
+                                "effect_chance": number(row["effect_chance"]),
+                                "meta": row["category"]!.isEmpty ? NSNull() : [
+                                    "category": ref(row["category"]!, "move-category", 1),
+                                    "ailment": ref(row["ailment"]!.isEmpty ? "none" : row["ailment"]!, "move-ailment", 1),
+                                    "min_hits": number(row["min_hits"]), "max_hits": number(row["max_hits"]),
+                                    "min_turns": number(row["min_turns"]), "max_turns": number(row["max_turns"]),
+                                    "drain": number(row["drain"]), "healing": number(row["healing"]), "crit_rate": number(row["crit_rate"]),
+                                    "ailment_chance": number(row["ailment_chance"]), "flinch_chance": number(row["flinch_chance"]),
+                                    "stat_chance": number(row["stat_chance"]),
+                                ] as [String: Any],
+                                "stat_changes": pairs(row["stat_changes"]).map { ["change": $0.1, "stat": ref($0.0, "stat", 1)] },
+                                "effect_entries": effectEntries("move", id), "flavor_text_entries": [] as [Any]], name: row["slug"]!)
         }
         for row in records("items") {
             let id = row["id"]!
             lists["item", default: []].append((row["slug"]!, "\(base)/item/\(id)/"))
             var object: [String: Any] = ["id": Int(id)!, "name": row["slug"]!, "category": vocabRef("item-category", row["category"]),
-                                         "fling_power": number(row["fling_power"]), "names": nameList("item", id)]
+                                         "fling_power": number(row["fling_power"]), "names": nameList("item", id),
+                                         "fling_effect": row["fling_effect"]!.isEmpty ? NSNull() : ref("effect", "item-fling-effect", row["fling_effect"]!),
+                                         "attributes": row["flags"]!.split(separator: ",").map { ref(String($0), "item-attribute", 1) },
+                                         "effect_entries": effectEntries("item", id), "flavor_text_entries": flavourEntries("item", id, key: "text")]
             // Both shapes of the live API: `cost` before PokeAPI#1431, `prices` after.
             if Int(id)! % 2 == 0 {
                 object["cost"] = number(row["cost"])
@@ -127,7 +188,9 @@ struct PokeAPIFixture {
             let id = row["id"]!
             lists["ability", default: []].append((row["slug"]!, "\(base)/ability/\(id)/"))
             detail("ability", id, ["id": Int(id)!, "name": row["slug"]!, "generation": vocabRef("generation", vocabSlug(vocab, "generation", row["generation"]!)),
-                                   "is_main_series": row["is_main_series"] == "1", "names": nameList("ability", id)], name: row["slug"]!)
+                                   "is_main_series": row["is_main_series"] == "1", "names": nameList("ability", id),
+                                   "effect_entries": effectEntries("ability", id), "flavor_text_entries": flavourEntries("ability", id)],
+                   name: row["slug"]!)
         }
         let abilityIDs = Dictionary(uniqueKeysWithValues: records("abilities").map { ($0["slug"]!, $0["id"]!) })
         let pokemonRows = records("pokemon")
@@ -165,8 +228,12 @@ struct PokeAPIFixture {
                 "id": Int(id)!, "name": slug, "species": ref(speciesSlugs[row["species"]!]!, "pokemon-species", row["species"]!),
                 "is_default": row["is_default"] == "1", "height": Int(row["height"]!)!, "weight": Int(row["weight"]!)!, "types": types,
                 "abilities": visible + hidden,
-                "stats": statColumns.enumerated().map { ["base_stat": Int(row[$0.element]!)!, "effort": 0,
-                                                          "stat": ref($0.element.replacingOccurrences(of: "_", with: "-"), "stat", $0.offset + 1)] },
+                "stats": statColumns.enumerated().map { stat -> [String: Any] in
+                    let slug = stat.element.replacingOccurrences(of: "_", with: "-")
+                    return ["base_stat": Int(row[stat.element]!)!, "effort": pairs(row["ev_yield"]).first { $0.0 == slug }?.1 ?? 0,
+                            "stat": ref(slug, "stat", stat.offset + 1)]
+                },
+                "base_experience": number(row["base_experience"]),
                 "forms": [ref(slug, "pokemon-form", ownFormID)] + cosmetic.map { ref($0["slug"]!, "pokemon-form", $0["id"]!) },
                 "moves": [] as [Any],
                 "sprites": ["front_default": "\(server.origin)/sprites/\(id).png", "back_default": NSNull()],
@@ -186,6 +253,14 @@ struct PokeAPIFixture {
                 "color": vocabRef("color", row["color"]), "habitat": vocabRef("habitat", row["habitat"]), "shape": vocabRef("shape", row["shape"]),
                 "is_baby": row["is_baby"] == "1", "is_legendary": row["is_legendary"] == "1", "is_mythical": row["is_mythical"] == "1",
                 "capture_rate": number(row["capture_rate"]), "gender_rate": number(row["gender_rate"]),
+                "base_happiness": number(row["base_friendship"]), "hatch_counter": number(row["hatch_counter"]),
+                "growth_rate": row["growth_rate"]!.isEmpty ? NSNull() : ref(row["growth_rate"]!, "growth-rate", 1),
+                "egg_groups": row["egg_groups"]!.split(separator: ",").map { ref(String($0), "egg-group", 1) },
+                "pokedex_numbers": pairs(row["dex_numbers"]).enumerated().map {
+                    ["entry_number": $0.element.1, "pokedex": ref($0.element.0, "pokedex", $0.offset + 2)]
+                } + [["entry_number": Int(id)!, "pokedex": ref("national", "pokedex", 1)]],
+                "form_descriptions": texts("species", id, "forms").map { ["description": $0.text, "language": languageRef($0.language)] },
+                "flavor_text_entries": [] as [Any],
                 "names": nameList("pokemon", defaultPokemon),
                 "genera": nameList("genus", id).map { ["genus": $0["name"]!, "language": $0["language"]!] },
             ], name: row["slug"]!)

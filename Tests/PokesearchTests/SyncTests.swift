@@ -214,7 +214,8 @@ import Testing
         let forced = try sandbox.run(["sprite", "pikachu", "--force", "--api", sandbox.api])
         #expect(forced.status == 0 && sandbox.server.log.count == requests + 2)
         // `show` names the cached sprite; a Pokémon without one shows none.
-        #expect(try sandbox.run(["show", "pikachu"]).stdout.contains("Sprite       " + expectedPath))
+        let page = try sandbox.run(["show", "pikachu"], environment: ["COLUMNS": "400"]).stdout
+        #expect(page.split(separator: "\n").contains { $0.hasPrefix("Sprite ") && $0.hasSuffix(" " + expectedPath) })
         let raichu = try sandbox.run(["show", "raichu"])
         #expect(raichu.status == 0 && !raichu.stdout.contains("Sprite"))
 
@@ -282,8 +283,13 @@ import Testing
         data.chains = [try load("evolution-chain-10.json", APIEvolutionChain.self)]
         let mapped = APIMapper.tables(data)
         let corpus = try TSV.readCorpus(from: PokeAPIFixture.corpusDirectory)
+        // Columns only the CSVs have: empty from the API.
+        let csvOnly: [String: Set<String>] = ["pokemon": ["generation"], "moves": ["effect", "flags"]]
         func rows(_ tables: CorpusTables, _ stem: String, where keep: ([String]) -> Bool) -> [[String]] {
-            tables.tables[stem]!.rows.filter(keep).sorted { $0.lexicographicallyPrecedes($1) }
+            let table = tables.tables[stem]!
+            let blank = table.columns.indices.filter { csvOnly[stem]?.contains(table.columns[$0]) == true }
+            return table.rows.filter(keep).map { row in var row = row; for i in blank { row[i] = "" }; return row }
+                .sorted { $0.lexicographicallyPrecedes($1) }
         }
         #expect(rows(mapped, "pokemon") { _ in true } == rows(corpus, "pokemon") { $0[0] == "25" })
         #expect(rows(mapped, "species") { _ in true } == rows(corpus, "species") { $0[0] == "25" })
@@ -297,7 +303,15 @@ import Testing
             #expect(rows(mapped, "names") { $0[0] == kind } == rows(corpus, "names") { $0[0] == kind && $0[1] == id }, "\(kind) names")
         }
         // Items: the current shape has `prices` (none with a purchase price for the Master Ball), the legacy one `cost`.
-        #expect(mapped.tables["items"]!.rows == [["1", "master-ball", "standard-balls", "", "", ""]])
+        #expect(mapped.tables["items"]!.rows.map { Array($0.prefix(6)) } == [["1", "master-ball", "standard-balls", "", "", ""]])
+        #expect(mapped.tables["items"]!.rows.first?.last == rows(corpus, "items") { $0[0] == "1" }.first?.last, "item flags")
+        // Prose the CSVs lack: Pokédex entries and flavour texts, the newest per language.
+        let prose = mapped.tables["prose"]!.rows
+        #expect(prose.contains { $0[0] == "species" && $0[1] == "25" && $0[3] == "en" && $0[4] == "dex" })
+        #expect(prose.contains { $0[0] == "move" && $0[1] == "85" && $0[3] == "en" && $0[4] == "short" && $0[5].contains("paralyze") })
+        #expect(prose.contains { $0[0] == "move" && $0[1] == "85" && $0[3] == "fr" && $0[4] == "flavor" })
+        #expect(prose.contains { $0[0] == "item" && $0[1] == "1" && $0[3] == "en" && $0[4] == "flavor" })
+        #expect(prose.contains { $0[0] == "ability" && $0[1] == "9" && $0[3] == "en" && $0[4] == "effect" })
         #expect(try load("item-1-legacy-cost.json", APIItem.self).effectiveCost == 0)
         let rotomWash = try load("pokemon-form-10059.json", APIForm.self)
         #expect(rotomWash.form_name == rows(corpus, "pokemon") { $0[1] == "rotom-wash" }.first?[5])

@@ -20,6 +20,8 @@ enum SearchExecutor {
             }
         }
         do {
+            // `text:` and the move filters: from the connection GET reads details through.
+            engineOptions.database = loaded.details
             response = try engine.search(query, options: engineOptions)
             if response.total == 0, let impossible = engine.impossibleFilter(query) { throw impossible }
         } catch {

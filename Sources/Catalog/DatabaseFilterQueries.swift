@@ -1,0 +1,53 @@
+import Corpus
+import Query
+import Store
+
+/// The database filters (`text:`, `ailment:`, `target:`, `flag:`, `priority`, `tm:`),
+/// answered on the reader's connection: the prose index and the moves and machines tables.
+extension DetailReader: DatabaseFilters {
+    public func matches(_ filter: DatabaseFilter, position: Int, part: String) throws -> [Int: Double] {
+        try withStore { store, prose in
+            switch filter {
+            case .text(let text):
+                guard let match = FullText.match(text) else {
+                    throw QueryError("'\(part)' has no words to search for", position: position, part: part)
+                }
+                return try prose.matches(match)
+            case .ailment(let slug):
+                return try moves(store, "ailment = ?", [.text(slug)], known: ("ailment", slug, "ailment"), part: part, position: position)
+            case .target(let slug):
+                return try moves(store, "target = ?", [.text(slug)], known: ("target", slug, "target"), part: part, position: position)
+            case .flag(let slug):
+                return try moves(store, "instr(',' || flags || ',', ?) > 0", [.text("," + slug + ",")], known: ("flags", slug, "flag"),
+                                 part: part, position: position)
+            case .priority(let comparison):
+                let (low, high) = comparison.bounds
+                return try moves(store, "priority BETWEEN ? AND ?", [.integer(Int64(low)), .integer(Int64(high))])
+            case .machine(let number):
+                return try moves(store, "m.slug IN (SELECT move FROM machines WHERE item = ?)",
+                                 [.text("tm" + (number < 10 ? "0" : "") + String(number))])
+            }
+        }
+    }
+
+    /// The documents of the moves meeting `condition`. With `known`, a value no move has is
+    /// an error listing those there are (a misspelt ailment would find nothing otherwise).
+    private func moves(_ store: Store, _ condition: String, _ values: [SQLValue],
+                       known: (column: String, value: String, what: String)? = nil, part: String = "", position: Int = 0)
+        throws -> [Int: Double] {
+        let found = try store.database.rows(
+            "SELECT e.doc FROM moves m JOIN entity e ON e.kind = 'move' AND e.id = m.id AND e.slug = m.slug WHERE \(condition)",
+            values)
+        if found.isEmpty, let known {
+            var values = Set<String>()
+            for row in try store.database.rows("SELECT DISTINCT \"\(known.column)\" FROM moves WHERE \"\(known.column)\" IS NOT NULL") {
+                for value in (row[0].textValue ?? "").split(separator: ",") { values.insert(String(value)) }
+            }
+            if !values.isEmpty && !values.contains(known.value) {
+                throw QueryError("unknown \(known.what) '\(known.value)' (\(known.what)s: \(values.sorted().joined(separator: " ")))",
+                                 position: position, part: part)
+            }
+        }
+        return Dictionary(found.compactMap { $0[0].intValue.map { ($0, 0.0) } }, uniquingKeysWith: min)
+    }
+}
