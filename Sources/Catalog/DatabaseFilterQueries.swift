@@ -14,33 +14,32 @@ extension DetailReader: DatabaseFilters {
                 }
                 return try prose.matches(match)
             case .ailment(let slug):
-                return try moves(store, "ailment = ?", [.text(slug)], known: ("ailment", slug, "ailment"), part: part, position: position)
+                return try moves(store, MoveFilterSQL.ailment, [.text(slug)], known: (MoveFilterSQL.ailments, slug, "ailment"),
+                                 part: part, position: position)
             case .target(let slug):
-                return try moves(store, "target = ?", [.text(slug)], known: ("target", slug, "target"), part: part, position: position)
+                return try moves(store, MoveFilterSQL.target, [.text(slug)], known: (MoveFilterSQL.targets, slug, "target"),
+                                 part: part, position: position)
             case .flag(let slug):
-                return try moves(store, "instr(',' || flags || ',', ?) > 0", [.text("," + slug + ",")], known: ("flags", slug, "flag"),
+                return try moves(store, MoveFilterSQL.flag, [.text("," + slug + ",")], known: (MoveFilterSQL.flags, slug, "flag"),
                                  part: part, position: position)
             case .priority(let comparison):
                 let (low, high) = comparison.bounds
-                return try moves(store, "priority BETWEEN ? AND ?", [.integer(Int64(low)), .integer(Int64(high))])
+                return try moves(store, MoveFilterSQL.priority, [.integer(Int64(low)), .integer(Int64(high))])
             case .machine(let number):
-                return try moves(store, "m.slug IN (SELECT move FROM machines WHERE item = ?)",
-                                 [.text("tm" + (number < 10 ? "0" : "") + String(number))])
+                return try moves(store, MoveFilterSQL.machine, [.text("tm" + (number < 10 ? "0" : "") + String(number))])
             }
         }
     }
 
-    /// The documents of the moves meeting `condition`. With `known`, a value no move has is
+    /// The documents of the moves a statement selects. With `known`, a value no move has is
     /// an error listing those there are (a misspelt ailment would find nothing otherwise).
-    private func moves(_ store: Store, _ condition: String, _ values: [SQLValue],
-                       known: (column: String, value: String, what: String)? = nil, part: String = "", position: Int = 0)
+    private func moves(_ store: Store, _ sql: String, _ values: [SQLValue],
+                       known: (sql: String, value: String, what: String)? = nil, part: String = "", position: Int = 0)
         throws -> [Int: Double] {
-        let found = try store.database.rows(
-            "SELECT e.doc FROM moves m JOIN entity e ON e.kind = 'move' AND e.id = m.id AND e.slug = m.slug WHERE \(condition)",
-            values)
+        let found = try store.database.rows(sql, values)
         if found.isEmpty, let known {
             var values = Set<String>()
-            for row in try store.database.rows("SELECT DISTINCT \"\(known.column)\" FROM moves WHERE \"\(known.column)\" IS NOT NULL") {
+            for row in try store.database.rows(known.sql) {
                 for value in (row[0].textValue ?? "").split(separator: ",") { values.insert(String(value)) }
             }
             if !values.isEmpty && !values.contains(known.value) {
@@ -50,4 +49,17 @@ extension DetailReader: DatabaseFilters {
         }
         return Dictionary(found.compactMap { $0[0].intValue.map { ($0, 0.0) } }, uniquingKeysWith: min)
     }
+}
+
+/// The move filters' statements: each move's document where its row meets the condition,
+/// and the values a column has (for the error on an unknown one).
+enum MoveFilterSQL {
+    static let ailment = "SELECT e.doc FROM moves m JOIN entity e ON e.kind = 'move' AND e.id = m.id AND e.slug = m.slug WHERE m.ailment = ?"
+    static let target = "SELECT e.doc FROM moves m JOIN entity e ON e.kind = 'move' AND e.id = m.id AND e.slug = m.slug WHERE m.target = ?"
+    static let flag = "SELECT e.doc FROM moves m JOIN entity e ON e.kind = 'move' AND e.id = m.id AND e.slug = m.slug WHERE instr(',' || m.flags || ',', ?) > 0"
+    static let priority = "SELECT e.doc FROM moves m JOIN entity e ON e.kind = 'move' AND e.id = m.id AND e.slug = m.slug WHERE m.priority BETWEEN ? AND ?"
+    static let machine = "SELECT e.doc FROM moves m JOIN entity e ON e.kind = 'move' AND e.id = m.id AND e.slug = m.slug WHERE m.slug IN (SELECT move FROM machines WHERE item = ?)"
+    static let ailments = "SELECT DISTINCT ailment FROM moves WHERE ailment IS NOT NULL"
+    static let targets = "SELECT DISTINCT target FROM moves WHERE target IS NOT NULL"
+    static let flags = "SELECT DISTINCT flags FROM moves WHERE flags IS NOT NULL"
 }
