@@ -25,7 +25,8 @@ public enum IndexBuilder {
         let docCount = input.entities.count
         // In two phases of two independent halves, one per core: the key space beside the
         // documents' facts, then the suffix array beside the trie's lists.
-        let (keyIndex, documents) = inParallel({ KeyIndexBuilder.build(names: input.names, fields: input.fields, docCount: docCount) },
+        let (keyIndex, documents) = inParallel({ KeyIndexBuilder.build(names: input.names, fields: input.fields, fieldLanguages: FieldLanguages.of(input.corpus),
+                                                                        docCount: docCount) },
                                                { documentFacts(input) })
         let (suffixes, trieLists) = inParallel({
             SuffixArray.build(keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings)

@@ -15,7 +15,9 @@ struct KeyIndex {
 }
 
 enum KeyIndexBuilder {
-    static func build(names: [FoldedName], fields: [(doc: Int, text: String)], docCount: Int) -> KeyIndex {
+    /// `fieldLanguages`: the languages of field words (`FieldLanguages.of`).
+    static func build(names: [FoldedName], fields: [(doc: Int, text: String)], fieldLanguages: [String: UInt16],
+                      docCount: Int) -> KeyIndex {
         var table = KeyTable(expectedCount: 100_000)
         var pairs: [UInt64] = []   // key id << 32 | posting
         pairs.reserveCapacity(names.count * 5 + fields.count * 60)
@@ -59,8 +61,19 @@ enum KeyIndexBuilder {
                 var start = 0
                 for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x20 {
                     if i > start {
-                        add(UnsafeBufferPointer(rebasing: bytes[start..<i]),
-                            Posting(doc: field.doc, language: Posting.noLanguage, role: .field, transliterated: false))
+                        let word = UnsafeBufferPointer(rebasing: bytes[start..<i])
+                        // A field word is a word of its languages: "roca" (Spanish) is no
+                        // English word, and a Pokémon whose ability is Cabeza Roca must not
+                        // outrank the ability's own Spanish name for an English reader.
+                        var languages = fieldLanguages[String(decoding: word, as: UTF8.self)] ?? 0
+                        if languages == 0 {
+                            add(word, Posting(doc: field.doc, language: Posting.noLanguage, role: .field, transliterated: false))
+                        }
+                        while languages != 0 {
+                            add(word, Posting(doc: field.doc, language: UInt32(languages.trailingZeroBitCount), role: .field,
+                                              transliterated: false))
+                            languages &= languages - 1
+                        }
                     }
                     start = i + 1
                 }
@@ -170,5 +183,21 @@ enum KeyIndexBuilder {
         }
         childStart.append(UInt32(depth.count))
         return (childStart, depth, low, high)
+    }
+}
+
+/// The languages of the words fields are made of (the names of types, abilities, genera,
+/// colours, habitats, damage classes and item categories), one bit a language. A word no
+/// name has (a slug's, `legendary`) is no language's: it counts in every display language.
+enum FieldLanguages {
+    static let kinds: Set<String> = ["type", "ability", "genus", "color", "habitat", "damage-class", "item-category"]
+
+    static func of(_ corpus: Corpus) -> [String: UInt16] {
+        var languages: [String: UInt16] = [:]
+        for name in corpus.names where kinds.contains(name.kind) {
+            guard let language = Language.index(of: name.language), language < 16 else { continue }
+            for word in Folding.words(Folding.fold(name.text)) { languages[String(word), default: 0] |= 1 << language }
+        }
+        return languages
     }
 }

@@ -37,7 +37,8 @@ public struct Posting: Sendable, Hashable {
 
     /// 1 when the posting (`raw`, or any value with a posting's low byte) is of a name in
     /// another language than `display`, else 0 (what the language rule counts). What has no
-    /// language (fields, ids) counts as the display language's.
+    /// language (slugs, synonyms, field words of no language's names) counts as the display
+    /// language's.
     @inline(__always) public static func languageMiss(_ raw: UInt32, display: UInt32) -> UInt32 {
         let language = (raw >> 4) & 15
         return language == noLanguage || language == display ? 0 : 1
@@ -115,8 +116,8 @@ public final class IndexSnapshot: Sendable {
     /// 7: a suffix array instead of trigram postings. 8: the trie's nodes as records.
     /// 9: the names holding each symbol. 10: the suffix array's sample heads. 11: the nodes
     /// by their paths. 12: the lists ranked by the named rules, their names apart from their
-    /// fields.
-    public static let formatVersion = 12
+    /// fields. 13: field words in their languages.
+    public static let formatVersion = 13
 
     // Documents
     public let docCount: Int

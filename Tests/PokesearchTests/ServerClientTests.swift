@@ -63,7 +63,7 @@ struct ServerClientTests {
         let directory = ServerFixture.temporaryDirectory()
         let result = ServerFixture.run(["complete", "pika", "--db", ServerFixture.database, "--socket", directory + "/none.sock"])
         #expect(result.status == 0)
-        #expect(result.stdout.split(separator: "\n").first == "Pika Papow")
+        #expect(result.stdout.split(separator: "\n").first == "Pikachu")
     }
 
     @Test func serverOnAnotherDatabaseIsNotUsed() throws {

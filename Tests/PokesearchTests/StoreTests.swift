@@ -10,7 +10,7 @@ struct StoreTests {
     @Test func corpusTablesRoundTripThroughTheDatabase() throws {
         let store = try Store(path: Fixture.database, readOnly: true)
         #expect(try store.readCorpusTables() == Fixture.corpusTables)
-        #expect(store.meta("schema_version") == "2")
+        #expect(store.meta("schema_version") == "3")
         #expect(store.meta("corpus_version") == Ingest.corpusVersion(Fixture.corpusTables))
         let entities = try store.readEntities()
         #expect(entities.count == 1579 + 937 + 373 + 2223 + 21)
@@ -126,31 +126,23 @@ struct IngestCommandTests {
         #expect(try Store(path: path, readOnly: true).meta("documents_version") == String(Documents.version))
     }
 
-    /// A database of schema 1 (what pokesearch made before the Pokédex page's tables) opens,
-    /// migrates to schema 2 and is rebuilt from its own tables, favourites and history kept.
+    /// A database of schema 1 (what pokesearch made before synonyms and the Pokédex page's
+    /// tables) opens, migrates to schema 3 and is rebuilt from its own tables, favourites and
+    /// history kept.
     @Test func schemaOneDatabaseMigrates() throws {
         let path = Fixture.copyOfDatabase("schema-one")
         do {
             let store = try Store(path: path)
-            let added = ["pokemon": ["generation", "base_experience", "ev_yield"],
-                         "species": ["base_friendship", "hatch_counter", "growth_rate", "egg_groups", "dex_numbers"],
-                         "moves": ["target", "effect", "effect_chance", "category", "ailment", "ailment_chance", "flinch_chance", "crit_rate",
-                                   "drain", "healing", "stat_chance", "stat_changes", "min_hits", "max_hits", "min_turns", "max_turns", "flags"],
-                         "items": ["fling_effect", "flags"]]
-            var sql = "DROP TABLE prose_fts; DROP TABLE machines; DROP TABLE prose; DROP INDEX IF EXISTS moves_slug;\n"
-            for (table, columns) in added { for column in columns { sql += "ALTER TABLE \(table) DROP COLUMN \"\(column)\";\n" } }
-            sql += """
-                UPDATE meta SET value = '1' WHERE key = 'schema_version';
-                UPDATE meta SET value = '3' WHERE key = 'documents_version';
+            try Fixture.downgradeToSchemaOne(store)
+            try store.database.execute("""
                 INSERT INTO favourite (kind, slug, added_at) VALUES ('pokemon', 'pikachu', 0);
                 INSERT INTO history (query, searched_at) VALUES ('old query', 0);
-                """
-            try store.database.execute(sql)
+                """)
         }
         let run = try pokesearch(["show", "pikachu", "--db", path])
         #expect(run.status == 0 && run.stdout.hasPrefix("#25 Pikachu"), "\(run.stderr)")
         let store = try Store(path: path, readOnly: true)
-        #expect(store.meta("schema_version") == "2")
+        #expect(store.meta("schema_version") == "3")
         #expect(try store.favourites().map(\.slug) == ["pikachu"])
         #expect(try store.history().contains("old query"))
         // Its corpus tables had no prose: `text:` finds nothing (exit 1), and is no error.
@@ -228,5 +220,29 @@ struct IngestCommandTests {
         let bad = try pokesearch(["ingest", "--csv", "/nonexistent", "--db", path])
         #expect(bad.status == 2 && bad.stderr.contains("is neither"))
         #expect(!FileManager.default.fileExists(atPath: path), "a failed ingest leaves no database behind")
+    }
+}
+
+extension Fixture {
+    /// Turns a database made by this pokesearch into one of schema 1, as the first release
+    /// made it: without the synonym tables (schema 2) and the Pokédex page's columns and
+    /// tables (schema 3), its documents of version 3.
+    static func downgradeToSchemaOne(_ store: Store) throws {
+        let added = ["pokemon": ["generation", "base_experience", "ev_yield"],
+                     "species": ["base_friendship", "hatch_counter", "growth_rate", "egg_groups", "dex_numbers"],
+                     "moves": ["target", "effect", "effect_chance", "category", "ailment", "ailment_chance", "flinch_chance", "crit_rate",
+                               "drain", "healing", "stat_chance", "stat_changes", "min_hits", "max_hits", "min_turns", "max_turns", "flags"],
+                     "items": ["fling_effect", "flags"]]
+        var sql = """
+            DROP TABLE prose_fts; DROP TABLE machines; DROP TABLE prose; DROP INDEX IF EXISTS moves_slug;
+            DROP TABLE user_synonym; DROP TABLE synonyms; DROP TABLE form_names;
+
+            """
+        for (table, columns) in added { for column in columns { sql += "ALTER TABLE \(table) DROP COLUMN \"\(column)\";\n" } }
+        sql += """
+            UPDATE meta SET value = '1' WHERE key = 'schema_version';
+            UPDATE meta SET value = '3' WHERE key = 'documents_version';
+            """
+        try store.database.execute(sql)
     }
 }
