@@ -37,14 +37,15 @@ final class ServingContext: Sendable {
         activity.connections.subtract(1, ordering: .relaxed)
     }
 
-    /// How many open connections' clients have hung up (their threads have yet to read the
-    /// end of their input).
-    func hungUpConnections() -> Int {
+    /// How many connections are in use: open, and their clients not hung up (a hung-up
+    /// one's thread has yet to read the end of its input). Counted from the table, under its
+    /// lock, so that a connection closing meanwhile is counted once or not at all.
+    func connectionsInUse() -> Int {
         // Polled under the lock, so that no descriptor is closed (and its number reused) meanwhile.
         open.withLock { table in
             var descriptors = table.values.map { pollfd(fd: $0, events: Self.pollReadHangUp, revents: 0) }
-            guard poll(&descriptors, nfds_t(descriptors.count), 0) > 0 else { return 0 }
-            return descriptors.count { $0.revents & (Self.pollReadHangUp | Int16(POLLHUP | POLLERR)) != 0 }
+            guard poll(&descriptors, nfds_t(descriptors.count), 0) > 0 else { return descriptors.count }
+            return descriptors.count { $0.revents & (Self.pollReadHangUp | Int16(POLLHUP | POLLERR)) == 0 }
         }
     }
 

@@ -132,9 +132,9 @@ public final class LineServer {
     private static let threadStackBytes = 1 << 20
 
     private func acceptClients() {
-        // Connections whose clients hung up, asked of the kernel once a turn at most (a poll
-        // over every connection: not a cost to pay for each client refused).
-        var hungUp: Int?
+        // The connections in use, asked of the kernel once a turn at most (a poll over every
+        // connection: not a cost to pay for each client refused), counting those admitted since.
+        var inUse: Int?
         for _ in 0..<Self.acceptsPerTurn {
             let fd = pokesearch_accept4(listener.fd, Int32(SOCK_CLOEXEC.rawValue))
             if fd < 0 {
@@ -151,12 +151,13 @@ public final class LineServer {
                 default: return
                 }
             }
-            guard hasRoomForAConnection(hungUp: &hungUp) else {
+            guard hasRoomForAConnection(inUse: &inUse) else {
                 _ = refusalAtTheLimit.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
                 close(fd)
                 continue
             }
             admit(fd)
+            inUse = inUse.map { $0 + 1 }
         }
     }
 
@@ -173,12 +174,11 @@ public final class LineServer {
     /// until its thread has read the end of its input: at the limit, the connections whose
     /// clients have hung up are counted out, so that a client reconnecting at once is not
     /// refused (asked of the kernel, without waiting: this thread takes the signals).
-    private func hasRoomForAConnection(hungUp: inout Int?) -> Bool {
-        let open = activity.connections.load(ordering: .relaxed)
-        guard open >= configuration.maxConnections else { return true }
-        let countedOut = hungUp ?? context.hungUpConnections()
-        hungUp = countedOut
-        return open - countedOut < configuration.maxConnections
+    private func hasRoomForAConnection(inUse: inout Int?) -> Bool {
+        guard activity.connections.load(ordering: .relaxed) >= configuration.maxConnections else { return true }
+        let used = inUse ?? context.connectionsInUse()
+        inUse = used
+        return used < configuration.maxConnections
     }
 
     /// The line a client over the limit gets, made once: at the limit with clients

@@ -144,10 +144,11 @@ public final class Store {
     /// Writes every corpus table (call inside a transaction when building).
     public func writeCorpus(_ corpus: CorpusTables) throws {
         for table in Schema.corpusTables {
-            // (A table or column added in version 2 may be missing from a corpus made
-            // before it: written empty.)
+            // (A table or column added in version 3 may be missing from a corpus made
+            // before it: written empty, as are the optional tables `CorpusTables.table` reads.)
             let added = Schema.addedColumns[table.name] ?? []
             guard let source = corpus.tables[table.name] ?? (Schema.addedTables.contains { $0.name == table.name } ? Table(columns: []) : nil)
+                    ?? (try? corpus.table(table.name))
             else { throw CorpusError.missingFile("\(table.name).tsv") }
             let positions = try table.columns.map { column -> Int? in
                 if added.contains(where: { $0.0 == column.0 }) && !source.columns.contains(column.0) { return nil }

@@ -293,7 +293,8 @@ struct PrefixTopsTests {
     @Test func idsPastTheGroupsAreFoundInTheLastGroup() throws {
         var tables = Fixture.corpusTables
         for (id, slug) in [(3_000_000, "farthest-ball"), (2_000_000, "farther-ball"), (1 << 20, "far-ball")] {
-            tables.tables["items"]!.rows.append(["\(id)", slug, "standard-balls", "pokeballs", "0", ""])
+            let row = ["\(id)", slug, "standard-balls", "pokeballs", "0", ""]
+            tables.tables["items"]!.rows.append(row + Array(repeating: "", count: tables.tables["items"]!.columns.count - row.count))
         }
         let corpus = try Corpus(tables: tables)
         let engine = SearchEngine(index: IndexBuilder.build(Documents(corpus: corpus).indexInput(corpus)))
