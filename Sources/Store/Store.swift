@@ -323,7 +323,9 @@ public final class Store {
 
     public func clearHistory() throws { try database.run("DELETE FROM history") }
 
-    /// Copies favourites, history and the HTTP cache from another database (re-ingest).
+    /// Copies favourites, user synonyms and history from another database (re-ingest, at
+    /// its swap: the HTTP cache was copied before a sync's fresh responses were written, which
+    /// the old ones must not replace).
     public func copyUserData(from old: Store) throws {
         for f in try old.favourites() {
             try database.run("INSERT OR IGNORE INTO favourite (kind, slug, added_at) VALUES (?, ?, ?)",
@@ -332,7 +334,6 @@ public final class Store {
         for row in try old.database.rows("SELECT query, searched_at FROM history") {
             try database.run("INSERT OR REPLACE INTO history (query, searched_at) VALUES (?, ?)", row[0], row[1])
         }
-        try copyHTTPCache(from: old)
     }
 }
 
