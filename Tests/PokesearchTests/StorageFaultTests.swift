@@ -223,6 +223,19 @@ import Glibc
         #expect(try store.history() == ["pikachu"])
     }
 
+    /// A sync's fresh responses (written by `carry` while the new database is built) are not
+    /// replaced by the previous database's cached ones when its user data is copied at the swap.
+    @Test func aSyncsFreshResponsesOutliveThePreviousCache() throws {
+        let path = Fixture.copyOfDatabase("fresh-cache")
+        let url = "https://pokeapi.example/api/v2/pokemon/25/"
+        try Store(path: path).storeResponse(CachedResponse(url: url, etag: "\"old\"", lastModified: nil, body: Array("old".utf8), fetchedAt: 1))
+        _ = try Ingest.run(tables: Fixture.corpusTables, source: "test", databasePath: path, carry: { store in
+            try store.storeResponse(CachedResponse(url: url, etag: "\"new\"", lastModified: nil, body: Array("new".utf8), fetchedAt: 2))
+        })
+        let cached = try Store(path: path, readOnly: true).cachedResponse(url: url)
+        #expect(cached?.etag == "\"new\"" && cached?.body == Array("new".utf8))
+    }
+
     /// A writer lock held elsewhere holds `fav add` up only a moment: then one line, exit 3.
     @Test func aHeldWriterLockHoldsAFavouriteUpOnlyAMoment() throws {
         let path = Fixture.copyOfDatabase("writer-held")
