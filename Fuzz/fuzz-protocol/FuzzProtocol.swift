@@ -46,7 +46,7 @@ private func answer(_ request: Result<Request, ProtocolError>, loaded: LoadedInd
     case .failure(let error): Response.error(error, into: out)
     case .success(.ping): PingExecutor.run(into: out)
     case .success(.search(let query, let options)):
-        SearchExecutor.run(query: query, options: options, engine: loaded.engine, into: out)
+        SearchExecutor.run(query: query, options: options, loaded: loaded, into: out)
     case .success(.complete(let prefix, let limit, let language, let kinds)):
         CompleteExecutor.run(prefix: prefix, limit: limit, language: language, kinds: kinds, engine: loaded.engine, into: out)
     case .success(.get(let key)): GetExecutor.run(key: key, loaded: loaded, into: out)
