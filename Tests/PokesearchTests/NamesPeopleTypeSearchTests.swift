@@ -8,15 +8,10 @@ import Testing
 /// names, slugs, Showdown's nicknames and form words (issue 40, items 1, 3 and 4).
 @Suite("Names people type")
 struct NamesPeopleTypeSearchTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        var query: String
-        var first: String
-        var language = "en"
-        var testDescription: String { "\(query) → \(first) (\(language))" }
-    }
+    typealias Case = RelevanceTests.Case
 
     static func first(_ query: String, _ expected: String, language: String = "en") -> Case {
-        Case(query: query, first: expected, language: language)
+        RelevanceTests.c(query, .first([expected]), language: language)
     }
 
     static let cases: [Case] = [
@@ -45,13 +40,7 @@ struct NamesPeopleTypeSearchTests {
     ]
 
     @Test(arguments: cases)
-    func findsItFirst(_ c: Case) throws {
-        var options = SearchOptions()
-        options.limit = 3
-        options.language = try #require(Language.index(of: c.language))
-        let results = try Fixture.engine.search(c.query, options: options).results.map { "\($0.kind.rawValue):\($0.slug)" }
-        #expect(results.first == c.first, "\(c.query): \(results)")
-    }
+    func findsItFirst(_ c: Case) throws { try RelevanceTests.check(c) }
 
     @Test(arguments: [("rotom-w", "pokemon:rotom-wash"), ("ttar", "pokemon:tyranitar"), ("zero form pal", "pokemon:palafin-zero"),
                       ("landorus-th", "pokemon:landorus-therian")])
