@@ -10,6 +10,11 @@ struct Options {
     var socketOnly = false
     /// With `engineOnly`: time only these workloads (to profile one kind of query).
     var workloads: Set<Workload> = []
+    /// With `engineOnly`: time only the `text:` workload (`--workloads text`; it is not one of
+    /// the query file's workloads).
+    var textOnly = false
+    /// Whether only some workloads are timed (ten times the rounds, one index build).
+    var profiling: Bool { !workloads.isEmpty || textOnly }
     /// With `engineOnly`: list this many of the slowest queries of each operation.
     var slowest = 0
     var out: String?
@@ -46,7 +51,8 @@ struct Options {
           --engine              only the in-process figures: index build, latency, recall (no references,
                                 socket or CLI; for iterating on the engine, not for --baseline)
           --workloads W[,W...]  with --engine: only these workloads' queries (e.g. typo-insert,whole-name), ten
-                                times as many rounds, one index build: to profile one kind of query
+                                times as many rounds, one index build: to profile one kind of query; `text`
+                                alone times only the `text:` searches
           --slowest N           with --engine: also list the N queries of each operation with the highest
                                 median time (the queries behind a p99), on stderr
           --socket              only the socket figures: round trip, pipelined rates (completions, PING, one
@@ -87,8 +93,12 @@ struct Options {
             case "--socket": options.socketOnly = true
             case "--workloads":
                 for name in try value(word).split(separator: ",") {
+                    if name == "text" {
+                        options.textOnly = true
+                        continue
+                    }
                     guard let workload = Workload(rawValue: String(name)) else {
-                        let names = Workload.allCases.map(\.rawValue).joined(separator: " ")
+                        let names = (Workload.allCases.map(\.rawValue) + ["text"]).joined(separator: " ")
                         throw BenchmarkError.usage("--workloads: no workload '\(name)' (workloads: \(names))")
                     }
                     options.workloads.insert(workload)
@@ -132,7 +142,10 @@ struct Options {
         if options.slowest > 0 && !options.engineOnly {
             throw BenchmarkError.usage("--slowest goes with --engine")
         }
-        if !options.workloads.isEmpty && !options.engineOnly {
+        if options.textOnly && !options.workloads.isEmpty {
+            throw BenchmarkError.usage("--workloads text times the text: searches alone; give it without other workloads")
+        }
+        if options.profiling && !options.engineOnly {
             throw BenchmarkError.usage("--workloads goes with --engine (the other figures need every workload)")
         }
         if options.engineOnly && options.socketOnly {

@@ -37,7 +37,7 @@ struct Suite {
             effort.ingestRuns = 1
             effort.buildRuns = 1
         }
-        if !options.workloads.isEmpty {
+        if options.profiling {
             // Profiling a few workloads: one index is enough, and the queries take the time.
             effort.ingestRuns = 1
             effort.buildRuns = 1
@@ -111,14 +111,15 @@ struct Suite {
                               completed: completed, inProcessMean: complete.mixed.mean)
             return report()
         }
+        if options.textOnly {
+            try textFigures(engine: engine, database: database)
+            return report()
+        }
         let search = LatencyRun(queries: queries, rounds: effort.latencyRounds, seed: WorkloadGenerator.defaultSeed) { _ = try engine.search($0) }
         let complete = LatencyRun(queries: completed, rounds: effort.latencyRounds, seed: WorkloadGenerator.defaultSeed) { _ = try engine.complete($0) }
         for failure in Set(search.failures + complete.failures).sorted() { progress("warning: the engine rejects the query '\(failure)'") }
         let recall = Recall(queries: queries, engine: engine)
-        // (Its own connection: the detail reader takes over the one it is given.)
-        let text = try TextSearch.measure(engine: engine, store: try Store(path: database, readOnly: true), rounds: effort.latencyRounds)
-        figures.append(Figure("search.text.median", text.median / 1e3, unit: "µs", check: .lowerIsBetter, goals: [.init(atMost: 100)]))
-        figures.append(Figure("search.text.p99", text.percentile(99) / 1e3, unit: "µs"))
+        try textFigures(engine: engine, database: database)
         progress("in-process latency measured")
         for (operation, run) in [("search", search), ("complete", complete)] where options.slowest > 0 {
             progress("slowest \(operation) queries (median over the rounds):")
@@ -197,6 +198,14 @@ struct Suite {
             figures += try Self.scaleFigures(entities)
         }
         return report()
+    }
+
+    /// The `text:` workload's median and p99.
+    mutating func textFigures(engine: SearchEngine, database: String) throws {
+        // (Its own connection: the detail reader takes over the one it is given.)
+        let text = try TextSearch.measure(engine: engine, store: try Store(path: database, readOnly: true), rounds: effort.latencyRounds)
+        figures.append(Figure("search.text.median", text.median / 1e3, unit: "µs", check: .lowerIsBetter, goals: [.init(atMost: 100)]))
+        figures.append(Figure("search.text.p99", text.percentile(99) / 1e3, unit: "µs"))
     }
 
     func report() -> BenchmarkReport {
