@@ -308,17 +308,16 @@ public enum ProseTable {
 
 extension Corpus {
     /// A move's prose: its own (from the live API) and its effect's (from the CSVs), with
-    /// `$effect_chance` filled in with its effect chance.
+    /// its effect chance filled in (`EffectChance`).
     /// (`candidates`: the prose to look through, when the caller has it grouped; all by default.)
     public func prose(ofMove move: Move, among candidates: [Prose]? = nil) -> [Prose] {
-        let chance = move.effectChance.map(String.init) ?? ""
-        return (candidates ?? prose).compactMap { p in
+        (candidates ?? prose).compactMap { p in
             guard p.kind == "move" && p.id == move.id && p.slug == move.slug || p.kind == "move-effect" && p.id == move.effect else { return nil }
             var filled = p
             filled.kind = "move"
             filled.id = move.id
             filled.slug = move.slug
-            filled.text = p.text.replacingOccurrences(of: "$effect_chance", with: chance)
+            filled.text = EffectChance.fill(p.text, chance: move.effectChance, language: p.language)
             return filled
         }
     }

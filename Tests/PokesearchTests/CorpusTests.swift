@@ -88,7 +88,7 @@ struct CorpusTests {
         let corpus = try Corpus(tables: Fixture.corpusTables)
         let thunderbolt = try #require(corpus.moves.first { $0.slug == "thunderbolt" })
         let prose = corpus.prose(ofMove: thunderbolt)
-        #expect(prose.contains { $0.language == "en" && $0.field == "short" && $0.text == "Has a chance to paralyze the target." })
+        #expect(prose.contains { $0.language == "en" && $0.field == "short" && $0.text == "Has a 10% chance to paralyze the target." })
         #expect(prose.contains { $0.language == "fr" && $0.field == "short" && $0.text.contains("paralyser") })
         // The newest version group's flavour text of an ability, one per language.
         let levitate = corpus.prose.filter { $0.kind == "ability" && $0.slug == "levitate" && $0.field == "flavor" }
