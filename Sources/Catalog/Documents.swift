@@ -26,7 +26,8 @@ public struct Documents: Sendable {
     /// 4: every name people type: forms' other names, slugs, synonyms (`searchedNames`).
     /// 5: a slug is a name even where a name in some language folds alike.
     /// 6: the prose index (`prose_fts`).
-    /// 7: move effects' prose says the move's effect chance (`EffectChance`).
+    /// 7: move effects' prose says the move's effect chance (`EffectChance`); the prose
+    ///    index's rowids hold each row's document and size (`ProseRowID`).
     public static let version = 7
 
     /// What the in-memory index is built from: these documents, and the corpus they were

@@ -125,6 +125,27 @@ public final class Database {
 
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Registers FTS5's auxiliary function `pokesearch_instances(TABLE)` on this connection:
+    /// how many times a query's phrases occur in the current row (CSQLite's shim.h).
+    public func registerFTS5Instances() throws {
+        let code = pokesearch_fts5_register_instances(handle)
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "cannot register pokesearch_instances with FTS5", sql: nil) }
+    }
+
+    /// Counts tokens as an FTS5 table with `tokenize = '<tokenizer joined by spaces>'` does.
+    public func fts5TokenCounter(_ tokenizer: [String]) throws -> FTS5TokenCounter {
+        let arguments = tokenizer.dropFirst().map { strdup($0) }
+        defer { arguments.forEach { free($0) } }
+        var pointers = arguments.map { UnsafePointer<CChar>($0) }
+        let opened = pointers.withUnsafeMutableBufferPointer { buffer in
+            pokesearch_fts5_tokenizer_open(handle, tokenizer.first ?? "", buffer.baseAddress, Int32(buffer.count))
+        }
+        guard let opened else {
+            throw SQLiteError(code: SQLITE_ERROR, message: "cannot open the FTS5 tokenizer '\(tokenizer.joined(separator: " "))'", sql: nil)
+        }
+        return FTS5TokenCounter(opened)
+    }
+
     /// Opens a blob for incremental reading, so large values are copied once, straight
     /// into the caller's memory.
     public func openBlob(table: String, column: String, rowid: Int64) throws -> Blob {
@@ -132,6 +153,23 @@ public final class Database {
         let code = sqlite3_blob_open(handle, "main", table, column, rowid, 0, &blob)
         guard code == SQLITE_OK, let blob else { throw error(code, sql: "blob \(table).\(column) row \(rowid)") }
         return Blob(handle: blob)
+    }
+}
+
+/// An FTS5 tokenizer of a connection (`Database.fts5TokenCounter`), used by one thread.
+public final class FTS5TokenCounter {
+    private let tokenizer: UnsafeMutablePointer<pokesearch_fts5_tokenizer>
+    init(_ tokenizer: UnsafeMutablePointer<pokesearch_fts5_tokenizer>) { self.tokenizer = tokenizer }
+    deinit { pokesearch_fts5_tokenizer_close(tokenizer) }
+
+    /// How many tokens FTS5 counts in `text` (the size it stores for a row holding it).
+    public func count(_ text: String) throws -> Int {
+        var text = text
+        let count = text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { pokesearch_fts5_tokenizer_count(tokenizer, $0.baseAddress, Int32($0.count)) }
+        }
+        guard count >= 0 else { throw SQLiteError(code: SQLITE_ERROR, message: "the FTS5 tokenizer failed", sql: nil) }
+        return Int(count)
     }
 }
 
@@ -209,6 +247,7 @@ public final class Statement {
     }
 
     public func int(_ column: Int) -> Int { Int(sqlite3_column_int64(handle, Int32(column))) }
+    public func int64(_ column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }
     public func double(_ column: Int) -> Double { sqlite3_column_double(handle, Int32(column)) }
     public func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
 

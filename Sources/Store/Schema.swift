@@ -75,9 +75,11 @@ enum Schema {
     /// as names are), and each CJK character is spaced apart so that a Japanese or Chinese
     /// word is found as the phrase of its characters (those scripts have no spaces).
     static let proseFullText = """
-        CREATE VIRTUAL TABLE prose_fts USING fts5 (text, doc UNINDEXED, lang UNINDEXED, tokenize = 'unicode61 remove_diacritics 0');
+        CREATE VIRTUAL TABLE prose_fts USING fts5 (text, doc UNINDEXED, lang UNINDEXED, tokenize = '\(proseTokenizer.joined(separator: " "))');
 
         """
+    /// The prose index's tokenizer and its arguments (`Store.writeProse` counts tokens with it).
+    static let proseTokenizer = ["unicode61", "remove_diacritics", "0"]
 
     /// The statements that create version `version` from an empty database.
     static var create: String {

@@ -265,15 +265,36 @@ public final class Store {
     }
 
     /// Fills the prose index: one row per document and language, its prose folded
-    /// (`Documents.prose`).
+    /// (`Documents.prose`), each with the rowid `ProseRowID` makes.
     public func writeProse(_ rows: [(doc: Int, language: String, text: String)]) throws {
-        let insert = try database.prepare("INSERT INTO prose_fts (text, doc, lang) VALUES (?, ?, ?)")
-        for row in rows { try insert.run([.text(row.text), .integer(Int64(row.doc)), .text(row.language)]) }
+        let tokens = try database.fts5TokenCounter(Schema.proseTokenizer)
+        let insert = try database.prepare("INSERT INTO prose_fts (rowid, text, doc, lang) VALUES (?, ?, ?, ?)")
+        var rowsOfDoc: [Int: Int] = [:]
+        var totals = Bm25.Totals(rows: 0, tokens: 0)
+        for row in rows {
+            let ordinal = rowsOfDoc[row.doc, default: 0]
+            rowsOfDoc[row.doc] = ordinal + 1
+            let count = try tokens.count(row.text)
+            guard let rowid = ProseRowID(doc: row.doc, tokens: count, ordinal: ordinal) else {
+                throw StoreError.io("the prose of document \(row.doc) does not fit the prose index (too long, or too many languages)")
+            }
+            try insert.run([.integer(rowid.raw), .text(row.text), .integer(Int64(row.doc)), .text(row.language)])
+            totals.rows += 1
+            totals.tokens += count
+        }
+        try setMeta(ProseRowID.metaKey, ProseRowID.layout)
+        try setMeta(Bm25.Totals.metaKey, totals.metaValue)
     }
 
     /// A prepared query of the prose index (`ProseQuery`), kept by a reader to run many.
     public func proseQuery() throws -> ProseQuery {
-        ProseQuery(try database.prepare("SELECT doc, bm25(prose_fts) FROM prose_fts WHERE prose_fts MATCH ?"))
+        guard meta(ProseRowID.metaKey) == ProseRowID.layout, let totals = meta(Bm25.Totals.metaKey).flatMap({ Bm25.Totals(metaValue: $0) }) else {
+            // Written before its rowids said the document and size: FTS5's own bm25.
+            return ProseQuery(try database.prepare("SELECT doc, bm25(prose_fts) FROM prose_fts WHERE prose_fts MATCH ?"), totals: nil)
+        }
+        try database.registerFTS5Instances()
+        return ProseQuery(try database.prepare("SELECT rowid, pokesearch_instances(prose_fts) FROM prose_fts WHERE prose_fts MATCH ?"),
+                          totals: totals)
     }
 
     private func ftsPhrase(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
@@ -412,23 +433,98 @@ extension Store {
     }
 }
 
-/// Documents whose prose matches an FTS5 query (`FullText.match`), each with its best bm25
-/// score (smaller is better). The statement is prepared once: preparing an FTS5 query costs
-/// as much as running a rare one.
+/// Documents whose prose matches an FTS5 query (`FullText.match`: one phrase), each with its
+/// best bm25 score (smaller is better). The statement is prepared once: preparing an FTS5
+/// query costs as much as running a rare one.
 public final class ProseQuery {
     let statement: Statement
+    /// The index's size, for scoring rows from their rowids (`ProseRowID`); nil for an index
+    /// written before, whose statement reads each row's document and FTS5's bm25().
+    let totals: Bm25.Totals?
 
-    init(_ statement: Statement) { self.statement = statement }
+    init(_ statement: Statement, totals: Bm25.Totals?) {
+        self.statement = statement
+        self.totals = totals
+    }
 
     public func matches(_ match: String) throws -> [Int: Double] {
         // (bm25 cannot be aggregated in SQL: each matching row is read, the best kept here.)
         try statement.bind([.text(match)])
         var best: [Int: Double] = [:]
-        while try statement.step() {
-            let doc = statement.int(0), score = statement.double(1)
-            if score < best[doc] ?? .infinity { best[doc] = score }
+        func keep(_ doc: Int, _ score: Double) { if score < best[doc] ?? .infinity { best[doc] = score } }
+        if let totals {
+            // A row's score needs the number of rows matching, known once all are read.
+            var rows: [(rowid: ProseRowID, instances: Int)] = []
+            while try statement.step() { rows.append((ProseRowID(raw: statement.int64(0)), statement.int(1))) }
+            let scoring = Bm25(totals, rowsMatching: rows.count)
+            for row in rows { keep(row.rowid.doc, scoring.score(instances: row.instances, tokens: row.rowid.tokens)) }
+        } else {
+            while try statement.step() { keep(statement.int(0), statement.double(1)) }
         }
         try statement.bind([]) // resets it: a statement left mid-way keeps a read transaction open
         return best
+    }
+}
+
+/// A prose row's rowid: its document, its size in tokens and its place among the document's
+/// rows (one per language). A `text:` search reads both from the index itself: the `doc`
+/// column is in the row's content (most of the time of a search, read row by row) and
+/// bm25() looks each row's size up in FTS5's docsize table (most of the rest).
+struct ProseRowID {
+    let raw: Int64
+    /// The meta key saying the prose index's rowids are these, and its value.
+    static let metaKey = "prose_rowids", layout = "doc-tokens-ordinal"
+    static let ordinalBits = 8, tokenBits = 24
+    static let tokenMask = (1 << tokenBits) - 1
+
+    init(raw: Int64) { self.raw = raw }
+
+    /// Nil when a part does not fit its bits.
+    init?(doc: Int, tokens: Int, ordinal: Int) {
+        guard doc >= 0, doc < 1 << (62 - Self.tokenBits - Self.ordinalBits), tokens >= 0, tokens <= Self.tokenMask,
+              ordinal >= 0, ordinal < 1 << Self.ordinalBits else { return nil }
+        raw = Int64(doc << (Self.tokenBits + Self.ordinalBits) | tokens << Self.ordinalBits | ordinal)
+    }
+
+    var doc: Int { Int(raw >> Int64(Self.tokenBits + Self.ordinalBits)) }
+    var tokens: Int { Int(raw >> Int64(Self.ordinalBits)) & Self.tokenMask }
+}
+
+/// FTS5's bm25() for a query of one phrase, computed as its source (fts5_aux.c) does, step
+/// for step, so that the scores are the same doubles: k1 = 1.2, b = 0.75, every column's
+/// weight 1, and an IDF of 1e-6 where the formula gives none above 0.
+struct Bm25 {
+    /// The prose index's rows and tokens (FTS5 keeps them too, for its own bm25()), written
+    /// with it: `rows tokens` under the meta key.
+    struct Totals {
+        var rows: Int, tokens: Int
+        static let metaKey = "prose_totals"
+
+        init(rows: Int, tokens: Int) {
+            self.rows = rows
+            self.tokens = tokens
+        }
+
+        init?(metaValue: String) {
+            let parts = metaValue.split(separator: " ").compactMap { Int($0) }
+            guard parts.count == 2, parts[0] > 0 else { return nil }
+            self.init(rows: parts[0], tokens: parts[1])
+        }
+
+        var metaValue: String { "\(rows) \(tokens)" }
+    }
+    let idf: Double, averageTokens: Double
+    static let k1 = 1.2, b = 0.75
+
+    init(_ totals: Totals, rowsMatching hits: Int) {
+        averageTokens = Double(totals.tokens) / Double(totals.rows)
+        let idf = log((Double(totals.rows - hits) + 0.5) / (Double(hits) + 0.5))
+        self.idf = idf <= 0 ? 1e-6 : idf
+    }
+
+    func score(instances: Int, tokens: Int) -> Double {
+        let frequency = Double(instances), length = Double(tokens)
+        let score = 0.0 + idf * ((frequency * (Self.k1 + 1.0)) / (frequency + Self.k1 * (1 - Self.b + Self.b * length / averageTokens)))
+        return -1.0 * score
     }
 }
