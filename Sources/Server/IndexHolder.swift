@@ -31,11 +31,12 @@ public final class LoadedIndex: Sendable {
     /// The index of the database at `databasePath` now (RELOAD, SIGHUP): the one stored with
     /// its tables at ingest (a few milliseconds), or, stored by another pokesearch version or
     /// not at all, rebuilt from the tables. Read-only, so that it never waits for or blocks a
-    /// writer. The connection it read stays open for GET, so that details come from the same
-    /// file as the index even if an ingest replaces it.
+    /// writer (but for rolling back an interrupted write first: `Store.openForReading`). The
+    /// connection it read stays open for GET, so that details come from the same file as the
+    /// index even if an ingest replaces it.
     static func reload(databasePath: String) throws -> LoadedIndex {
         let start = monotonicSeconds()
-        let store = try Store(path: databasePath, readOnly: true)
+        let store = try Store.openForReading(path: databasePath)
         let index = try Catalog.loadIndex(store)
         return LoadedIndex(engine: SearchEngine(index: index), details: try DetailReader(store: store),
                            loadMilliseconds: (monotonicSeconds() - start) * 1000)

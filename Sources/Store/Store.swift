@@ -96,6 +96,25 @@ public final class Store {
         }
     }
 
+    /// Opens an existing database for reading only (the server's index and details, a sync's
+    /// previous database). SQLite lets nobody read past a hot journal (an interrupted write
+    /// to roll back) and only a connection that may write the file can roll it back: when this
+    /// process may write it, a writable connection is opened once to do so; else the error is
+    /// `hotJournal`, saying what to do.
+    public static func openForReading(path: String) throws -> Store {
+        do {
+            return try Store(path: path, readOnly: true)
+        } catch StoreError.hotJournal where access(path, W_OK) == 0 {
+            do {
+                // Reading the schema rolls the journal back (no migration: a raw connection).
+                try Database(path: path, mode: .readWrite).execute("SELECT count(*) FROM sqlite_master")
+            } catch {
+                throw StoreError.from(error, path: path)
+            }
+            return try Store(path: path, readOnly: true)
+        }
+    }
+
     private init(creating path: String) throws {
         self.path = path
         database = try Database(path: path, mode: .create)

@@ -25,7 +25,7 @@ final class SyncCache: Sendable {
     init(databasePath: String) throws {
         path = databasePath + ".sync"
         let inProgress = try Self.openSideFile(path)
-        let previous = FileManager.default.fileExists(atPath: databasePath) ? try? Store(path: databasePath, readOnly: true) : nil
+        let previous = FileManager.default.fileExists(atPath: databasePath) ? try? Store.openForReading(path: databasePath) : nil
         stores = Locked(Stores(inProgress: inProgress, previous: previous))
     }
 
