@@ -56,10 +56,10 @@ extension Catalog {
     }
 
     /// Runs `change` on the user's synonyms and remakes, in the same transaction, the names
-    /// synonyms give and the stored index, under the writer lock (an ingest meanwhile would
-    /// otherwise lose the change).
+    /// synonyms give and the stored index, as favourites are written (`write`: under the
+    /// writer lock, to the database an ingest swapped in meanwhile, if one did).
     private func changeSynonyms(_ change: (Store) throws -> Int) throws -> Int {
-        try WriterLock.withLock(databasePath: store.path, waitingAtMost: WriterLock.userWait) {
+        try write { store in
             var count = 0
             try store.database.transaction {
                 count = try change(store)
