@@ -36,12 +36,12 @@ import Terminal
         #expect(field(run, "Target") == "Selected Pokémon")
         #expect(field(run, "TM24")?.hasPrefix("Red / Blue, Yellow") == true)
         #expect(field(run, "TR08") == "Sword / Shield")
-        #expect(run.stdout.contains("Has a chance to paralyze the target."))
+        #expect(run.stdout.contains("Has a 10% chance to paralyze the target."))
         let json = try #require(try harness.run(["show", "move:thunderbolt", "--json"]).jsonLines().first)
         #expect(json["target"] as? String == "selected-pokemon" && json["effect_chance"] as? Int == 10)
         #expect((json["meta"] as? [String: Any])?["ailment"] as? String == "paralysis")
         #expect((json["machines"] as? [String: [String]])?["TM24"]?.first == "red-blue")
-        #expect((json["prose"] as? [String: String])?["short"] == "Has a chance to paralyze the target.")
+        #expect((json["prose"] as? [String: String])?["short"] == "Has a 10% chance to paralyze the target.")
     }
 
     @Test func missingValuesAreDashesNeverZero() throws {
@@ -89,11 +89,11 @@ import Terminal
         let harness = try PokedexHarness()
         defer { harness.remove() }
         let french = harness.run(["show", "move:thunderbolt", "--lang", "fr"])
-        #expect(french.stdout.contains("A une chance de paralyser la cible."))
-        #expect(!french.stdout.contains("Has a chance to paralyze"))
+        #expect(french.stdout.contains("A 10\u{A0}% de chances de paralyser la cible."))
+        #expect(!french.stdout.contains("chance to paralyze"))
         // Italian has no move effects: English, and the page says so.
         let italian = harness.run(["show", "move:thunderbolt", "--lang", "it"])
-        #expect(italian.stdout.contains("Has a chance to paralyze the target."))
+        #expect(italian.stdout.contains("Has a 10% chance to paralyze the target."))
         #expect(italian.lines.contains { $0.hasPrefix("Effect (English: none in Italian)") })
     }
 
