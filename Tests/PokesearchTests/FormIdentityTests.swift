@@ -78,6 +78,14 @@ struct FormIdentityTests {
         #expect(server.stop().status == 0)
     }
 
+    /// A cosmetic form has a sprite of its own (PokeAPI's pokemon-form one): `sprite` takes
+    /// forms as it takes Pokémon. Offline, so the error is the download's, not the name's.
+    @Test func spriteTakesForms() throws {
+        let run = try pokesearch(["sprite", "unown-j", "--api", "http://127.0.0.1:9/api/v2", "--db", db],
+                                 environment: ["POKESEARCH_HTTP_ATTEMPTS": "1"])
+        #expect(run.status == 3 && run.stderr.contains("cannot download the sprite of unown-j"), "\(run.stderr)")
+    }
+
     /// A form's Pokédex page is its Pokémon's (its species' facts, its own types).
     @Test func aFormsPageHasItsPokemonsFacts() throws {
         let run = try pokesearch(["show", "shellos-east", "--db", db], environment: ["COLUMNS": "80"])
