@@ -9,6 +9,13 @@ public struct EntityRef: Sendable, Equatable {
     public var name: String
 }
 
+extension EntityRef {
+    /// Document `doc` of `index`, named in `language`.
+    public init(_ doc: Int, in index: IndexSnapshot, language: Int) {
+        self.init(kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc), name: index.displayName(doc, language: language))
+    }
+}
+
 /// A vocabulary value (type, colour, habitat, category…): its slug and display name.
 public struct NamedValue: Sendable, Equatable {
     public var slug: String
@@ -171,7 +178,7 @@ public struct Pokedex: Sendable {
 
     /// A reference to document `doc`.
     public func ref(_ doc: Int, language: Int) -> EntityRef {
-        EntityRef(kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc), name: index.displayName(doc, language: language))
+        EntityRef(doc, in: index, language: language)
     }
 
     /// The details of document `doc`, or nil if the corpus lacks it.

@@ -73,6 +73,10 @@ struct FormIdentityTests {
             let entity = try client.requestJSON("GET \(key)")["entity"] as? [String: Any]
             #expect(entity?["slug"] as? String == slug && entity?["dex"] as? Int == (slug == "unown-j" ? 201 : 479), "GET \(key)")
         }
+        // A number other kinds also have: they are named beside the entity.
+        let also = try client.requestJSON("GET 10009")["also"] as? [[String: Any]] ?? []
+        #expect(also.map { "\($0["kind"] ?? ""):\($0["slug"] ?? "")" } == ["form:unown-j", "move:shadow-rave", "ability:jagged-edge"])
+        #expect(try client.requestJSON("GET form:10009")["also"] == nil)
         let search = try client.requestJSON("SEARCH id:10009")["results"] as? [[String: Any]] ?? []
         #expect(search.prefix(2).map { "\($0["kind"] ?? ""):\($0["dex"] ?? "")" } == ["pokemon:479", "form:201"])
         #expect(server.stop().status == 0)
