@@ -19,7 +19,7 @@ _pokesearch() {
     COMPREPLY=()
 
     case "$prev" in
-        --kind|-k) COMPREPLY=($(compgen -W "pokemon move ability item type" -- "$cur")); return 0 ;;
+        --kind|-k) COMPREPLY=($(compgen -W "pokemon form move ability item type" -- "$cur")); return 0 ;;
         --lang|-l) COMPREPLY=($(compgen -W "en fr de es it ja ja-hrkt ja-roma ko zh-hans zh-hant cs pt-br es-419" -- "$cur")); return 0 ;;
         --sort|-s) COMPREPLY=($(compgen -W "relevance id name hp attack defense special-attack special-defense speed total height weight power accuracy pp cost" -- "$cur")); return 0 ;;
         --db|--socket) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;

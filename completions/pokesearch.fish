@@ -19,7 +19,7 @@ complete -c pokesearch -n "__fish_seen_subcommand_from fav" -a "add remove rm li
 
 complete -c pokesearch -s n -l limit -x -d 'results to show'
 complete -c pokesearch -l offset -x -d 'skip results'
-complete -c pokesearch -s k -l kind -x -a 'pokemon move ability item type' -d 'only this kind'
+complete -c pokesearch -s k -l kind -x -a 'pokemon form move ability item type' -d 'only this kind'
 complete -c pokesearch -s l -l lang -x -a 'en fr de es it ja ja-hrkt ja-roma ko zh-hans zh-hant cs pt-br es-419' -d 'language of names'
 complete -c pokesearch -s s -l sort -x -a 'relevance id name hp attack defense special-attack special-defense speed total height weight power accuracy pp cost'
 complete -c pokesearch -l desc -d 'sort descending'

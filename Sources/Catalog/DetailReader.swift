@@ -187,7 +187,7 @@ private final class Queries: NameSource, @unchecked Sendable {
         case .type:
             // Its own row is in the type chart's tables.
             rows.add(pokemonWithType, try pokemonWithType.rows([.text(slug)]))
-        case .pokemon:
+        case .pokemon, .form:
             rows.add(pokemon, try pokemon.rows(entity))
             // The Pokémon's species, its evolution family, their evolutions and Pokémon.
             guard let found = try Corpus(tables: rows.tables(only: "pokemon")).pokemon.first,

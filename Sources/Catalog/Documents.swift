@@ -28,7 +28,8 @@ public struct Documents: Sendable {
     /// 6: the prose index (`prose_fts`).
     /// 7: move effects' prose says the move's effect chance (`EffectChance`); the prose
     ///    index's rowids hold each row's document and size (`ProseRowID`).
-    public static let version = 7
+    /// 8: cosmetic forms are entities of kind `form`, after every Pokémon.
+    public static let version = 8
 
     /// What the in-memory index is built from: these documents, and the corpus they were
     /// made from.
@@ -38,13 +39,14 @@ public struct Documents: Sendable {
 
     /// `userSynonyms`: the user's own (`pokesearch synonym`), beside the corpus's.
     public init(corpus: Corpus, userSynonyms: [Synonym] = []) {
-        // Document order is ranking order: kind, default Pokémon before forms, then id.
+        // Document order is ranking order: kind, default Pokémon before the other Pokémon,
+        // then id.
         var entities: [Entity] = []
         let pokemon = corpus.pokemon.sorted {
-            let a = $0.isDefault && $0.formOf == nil, b = $1.isDefault && $1.formOf == nil
-            return a != b ? a : ($0.id, $0.slug) < ($1.id, $1.slug)
+            if $0.kind != $1.kind { return $0.kind < $1.kind }
+            return $0.isDefault != $1.isDefault ? $0.isDefault : ($0.id, $0.slug) < ($1.id, $1.slug)
         }
-        for p in pokemon { entities.append(Entity(doc: entities.count, kind: .pokemon, id: p.id, slug: p.slug)) }
+        for p in pokemon { entities.append(Entity(doc: entities.count, kind: p.kind, id: p.id, slug: p.slug)) }
         for m in corpus.moves.sorted(by: { $0.id < $1.id }) { entities.append(Entity(doc: entities.count, kind: .move, id: m.id, slug: m.slug)) }
         for a in corpus.abilities.sorted(by: { $0.id < $1.id }) { entities.append(Entity(doc: entities.count, kind: .ability, id: a.id, slug: a.slug)) }
         for i in corpus.items.sorted(by: { $0.id < $1.id }) { entities.append(Entity(doc: entities.count, kind: .item, id: i.id, slug: i.slug)) }
@@ -87,7 +89,7 @@ public struct Documents: Sendable {
         for e in entities {
             var parts: [String] = []
             switch e.kind {
-            case .pokemon:
+            case .pokemon, .form:
                 guard let p = pokemonBySlug[e.slug] else { break }
                 for type in p.types { parts += words("type", type) }
                 for ability in p.abilities + [p.hiddenAbility].compactMap({ $0 }) { parts += words("ability", ability) }
@@ -158,7 +160,7 @@ public struct Documents: Sendable {
             }
         }
         for name in base where (name.language == "en" || name.language == Language.slug)
-            && name.doc < entities.count && entities[name.doc].kind == .pokemon {
+            && name.doc < entities.count && [.pokemon, .form].contains(entities[name.doc].kind) {
             let words = Folding.words(name.folded).map(String.init)
             for (position, word) in words.enumerated() {
                 for alternative in alternatives[word] ?? [] {

@@ -9,6 +9,13 @@ public struct EntityRef: Sendable, Equatable {
     public var name: String
 }
 
+extension EntityRef {
+    /// Document `doc` of `index`, named in `language`.
+    public init(_ doc: Int, in index: IndexSnapshot, language: Int) {
+        self.init(kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc), name: index.displayName(doc, language: language))
+    }
+}
+
 /// A vocabulary value (type, colour, habitat, category…): its slug and display name.
 public struct NamedValue: Sendable, Equatable {
     public var slug: String
@@ -171,7 +178,7 @@ public struct Pokedex: Sendable {
 
     /// A reference to document `doc`.
     public func ref(_ doc: Int, language: Int) -> EntityRef {
-        EntityRef(kind: index.kind(doc), id: index.id(doc), slug: index.slug(doc), name: index.displayName(doc, language: language))
+        EntityRef(doc, in: index, language: language)
     }
 
     /// The details of document `doc`, or nil if the corpus lacks it.
@@ -182,7 +189,8 @@ public struct Pokedex: Sendable {
         let names = index.names(doc).sorted { order($0.language) < order($1.language) }
         let facts: EntityDetail.Facts?
         switch entity.kind {
-        case .pokemon: facts = pokemonFacts(entity, language: language).map { .pokemon($0) }
+        // A cosmetic form's page is its Pokémon's facts (with the form's own types).
+        case .pokemon, .form: facts = pokemonFacts(entity, language: language).map { .pokemon($0) }
         case .move: facts = corpus.moves.first { $0.id == entity.id && $0.slug == entity.slug }.map { .move(moveFacts($0, language: language)) }
         case .item: facts = corpus.items.first { $0.id == entity.id && $0.slug == entity.slug }.map { .item(itemFacts($0, language: language)) }
         case .ability: facts = corpus.abilities.first { $0.id == entity.id && $0.slug == entity.slug }.map { .ability(abilityFacts($0, language: language)) }
@@ -196,7 +204,7 @@ public struct Pokedex: Sendable {
     }
 
     func pokemonRef(_ p: Pokemon, _ language: Int) -> EntityRef {
-        EntityRef(kind: .pokemon, id: p.id, slug: p.slug, name: names.name("pokemon", p.slug, language: language))
+        EntityRef(kind: p.kind, id: p.id, slug: p.slug, name: names.name(p.kind.rawValue, p.slug, language: language))
     }
 
     func pokemonFacts(_ entity: EntityRef, language: Int) -> PokemonFacts? {

@@ -8,7 +8,7 @@ extension EntityDetail {
         switch facts {
         case .pokemon(let p):
             pairs += [
-                ("species_id", String(p.speciesID)),
+                ("species_id", String(p.speciesID)), ("dex", String(p.speciesID)),
                 ("genus", p.genus.map(JSONText.string) ?? "null"),
                 ("types", JSONText.array(p.types.map { JSONText.string($0.slug) })),
                 ("stats", JSONText.object(zip(Stats.names, p.stats.values).map { ($0, String($1)) } + [("total", String(p.stats.total))])),

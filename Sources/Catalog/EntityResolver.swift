@@ -21,14 +21,21 @@ public struct EntityResolver: Sendable {
 
     public init(engine: SearchEngine) { self.engine = engine }
 
-    /// In order: a `kind:` prefix restricts the kinds; a number is an id (the Pokémon first);
+    /// In order: a `kind:` prefix restricts the kinds; a number is an id (in kind order:
+    /// the Pokémon first, the others it names are `others`);
     /// then exact slugs and exact names (folded) in every language. Several kinds answering
     /// is ambiguous; several Pokémon forms answering resolve to the first (the default form).
     public func resolve(_ text: String, language: Int = 0) -> Resolution {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let colon = trimmed.firstIndex(of: ":"), let kind = Kind(rawValue: trimmed[..<colon].lowercased()) {
             let rest = String(trimmed[trimmed.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-            let restricted = resolve(rest, kinds: [kind], language: language)
+            var restricted = resolve(rest, kinds: [kind], language: language)
+            // Cosmetic forms were of kind `pokemon` before they had their own: a
+            // `pokemon:unown-j` written then (a script, the history) still finds the form.
+            if kind == .pokemon, Int(rest) == nil, case .notFound = restricted,
+               case .found(let doc, let others) = resolve(rest, kinds: [.form], language: language) {
+                restricted = .found(doc: doc, others: others)
+            }
             // "Type: Null" is a name, not the kind `type`.
             if case .notFound = restricted, case .found(let doc, let others) = resolve(trimmed, kinds: [], language: language) {
                 return .found(doc: doc, others: others)
@@ -47,14 +54,18 @@ public struct EntityResolver: Sendable {
         // One document of each kind: the one whose slug the text is, else the first with it as
         // a whole name (default forms come before the other forms). A slug names one
         // document, a name may be several's: "zygarde-10" is the German name "Zygarde (10%)"
-        // of the power-construct form too, which comes first.
+        // of the power-construct form too, which comes first. Pokémon and cosmetic forms
+        // count as one kind here: a species' forms answering to its name ("アンノーン", Unown's,
+        // is in the names of Unown's forms) are no ambiguity.
+        func group(_ kind: Kind) -> Kind { kind == .form ? .pokemon : kind }
         var perKind: [Kind: Int] = [:]
         for doc in exactNameDocs(text) where allowed(doc) {
-            perKind[index.kind(doc)] = min(perKind[index.kind(doc)] ?? doc, doc)
+            let kind = group(index.kind(doc))
+            perKind[kind] = min(perKind[kind] ?? doc, doc)
         }
         let slug = text.lowercased()
         for kind in Kind.allCases where kinds.isEmpty || kinds.contains(kind) {
-            if let doc = index.doc(kind: kind, slug: slug) { perKind[kind] = doc }
+            if let doc = index.doc(kind: kind, slug: slug) { perKind[group(kind)] = doc }
         }
         let firstPerKind = perKind.values.sorted()
         switch firstPerKind.count {

@@ -106,8 +106,8 @@ public enum JSONText {
     public static func number(_ value: Int?) -> String { value.map(String.init) ?? "null" }
     public static func number(_ value: Double) -> String { value.isFinite ? String(value) : "null" }
 
-    /// One search result: `{"kind","id","slug","name","score"}`, `"types"` for Pokémon and
-    /// moves, `"explain"` when asked.
+    /// One search result: `{"kind","id","slug","name","score"}`, `"dex"` (national dex
+    /// number) for Pokémon and forms, `"types"` for them and moves, `"explain"` when asked.
     public static func result(_ r: SearchResult) -> String {
         let out = ByteBuffer()
         appendResult(r, into: out)
@@ -118,7 +118,7 @@ public enum JSONText {
         var slug = r.slug, name = r.name
         slug.withUTF8 { slug in
             name.withUTF8 { name in
-                appendResult(kind: r.kind, id: r.id, slug: slug, name: name, score: r.score, types: r.types,
+                appendResult(kind: r.kind, id: r.id, dex: r.dex, slug: slug, name: name, score: r.score, types: r.types,
                              explanation: r.explanation, into: out)
             }
         }
@@ -128,25 +128,30 @@ public enum JSONText {
     public static func appendResults(_ results: SearchResults, into out: ByteBuffer) {
         results.forEachCard { position, card in
             if position > 0 { out.append(UInt8(ascii: ",")) }
-            appendResult(kind: card.kind, id: card.id, slug: card.slug, name: card.name, score: results.score(at: position),
+            appendResult(kind: card.kind, id: card.id, dex: results.dex(at: position), slug: card.slug, name: card.name,
+                         score: results.score(at: position),
                          types: [card.types.0, card.types.1].lazy.filter { $0 != 255 }.map { results.typeSlug($0) },
                          explanation: results.explanation(at: position), into: out)
         }
     }
 
-    private static func appendResult(kind: Kind, id: Int, slug: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>,
+    private static func appendResult(kind: Kind, id: Int, dex: Int?, slug: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>,
                                      score: Int, types: some Sequence<String>, explanation: [TermExplanation], into out: ByteBuffer) {
         out.append(#"{"kind":"#)
         appendString(kind.rawValue, into: out)
         out.append(#","id":"#)
         appendInt(id, into: out)
+        if let dex {
+            out.append(#","dex":"#)
+            appendInt(dex, into: out)
+        }
         out.append(#","slug":"#)
         appendString(bytes: slug, into: out)
         out.append(#","name":"#)
         appendString(bytes: name, into: out)
         out.append(#","score":"#)
         appendInt(score, into: out)
-        if kind == .pokemon || kind == .move {
+        if kind == .pokemon || kind == .form || kind == .move {
             out.append(#","types":["#)
             for (i, type) in types.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -193,6 +198,7 @@ public enum JSONText {
         appendString(bytes: text, into: out)
         switch kind {
         case .pokemon: out.append(#","kind":"pokemon","id":"#)
+        case .form: out.append(#","kind":"form","id":"#)
         case .move: out.append(#","kind":"move","id":"#)
         case .ability: out.append(#","kind":"ability","id":"#)
         case .item: out.append(#","kind":"item","id":"#)

@@ -14,7 +14,7 @@ extension Documents {
         let speciesOf = Dictionary(corpus.pokemon.map { ("\($0.id):\($0.slug)", $0.speciesID) }, uniquingKeysWith: { a, _ in a })
         for e in entities {
             docOf["\(e.kind.rawValue):\(e.id):\(e.slug)"] = e.doc
-            if e.kind == .pokemon, let species = speciesOf["\(e.id):\(e.slug)"] { docsOfSpecies[species, default: []].append(e.doc) }
+            if e.kind == .pokemon || e.kind == .form, let species = speciesOf["\(e.id):\(e.slug)"] { docsOfSpecies[species, default: []].append(e.doc) }
         }
         var pieces: [(doc: Int, language: String, text: String)] = []
         // (Grouped by kind and id once: looking through all the prose for each move was most of it.)

@@ -208,7 +208,7 @@ struct Reader {
                 ] + statColumns(id))
                 order += 1
                 for (lang, name) in formDisplayNames(formID: formID, species: species) {
-                    names.add(kind: "pokemon", id: formID, slug: cosmetic["identifier"], order: order, language: lang, name: name)
+                    names.add(kind: Kind.form.rawValue, id: formID, slug: cosmetic["identifier"], order: order, language: lang, name: name)
                 }
             }
         }
@@ -395,7 +395,7 @@ public struct NameCollector {
     /// PokeAPI language id → our language code; names in other languages are dropped.
     let languages: [Int: String]
     var entries: [(kindOrder: Int, order: Int, slug: String, language: Int, row: [String])] = []
-    static let kindOrder = ["pokemon", "genus", "move", "ability", "item", "type", "color", "habitat", "item-category",
+    static let kindOrder = ["pokemon", "form", "genus", "move", "ability", "item", "type", "color", "habitat", "item-category",
                             "item-pocket", "damage-class", "generation"] + Vocabulary.groups.suffix(from: 7)
 
     public init(languages: [Int: String]) { self.languages = languages }

@@ -50,7 +50,7 @@ enum FormNameTable {
         }
 
         var table = Table(columns: columns)
-        func add(id: Int, slug: String, formID: Int?, species: Int, isDefault: Bool) {
+        func add(kind: Kind, id: Int, slug: String, formID: Int?, species: Int, isDefault: Bool) {
             guard let formID, let names = formNames[formID] else { return }
             let speciesName = speciesNames[species] ?? [:]
             // What the `names` table already has in each language.
@@ -63,15 +63,15 @@ enum FormNameTable {
                 if let withForm, !full.lowercased().contains(form.lowercased()) || full.isEmpty { candidates.append(withForm) }
                 var seen: Set<String> = shown[lang].map { [$0] } ?? []
                 for name in candidates where seen.insert(name).inserted {
-                    table.rows.append(["pokemon", String(id), slug, code, NameCollector.clean(name)])
+                    table.rows.append([kind.rawValue, String(id), slug, code, NameCollector.clean(name)])
                 }
             }
         }
         for row in pokemon.records.sorted(by: { ($0.int("id") ?? 0) < ($1.int("id") ?? 0) }) {
             guard let id = row.int("id"), let species = row.int("species_id") else { continue }
-            add(id: id, slug: row["identifier"], formID: ownForm[id], species: species, isDefault: row["is_default"] == "1")
+            add(kind: .pokemon, id: id, slug: row["identifier"], formID: ownForm[id], species: species, isDefault: row["is_default"] == "1")
             for form in (cosmetic[id] ?? []).sorted(by: { $0.id < $1.id }) {
-                add(id: form.id, slug: form.slug, formID: form.id, species: species, isDefault: false)
+                add(kind: .form, id: form.id, slug: form.slug, formID: form.id, species: species, isDefault: false)
             }
         }
         return table

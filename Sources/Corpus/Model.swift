@@ -1,6 +1,9 @@
-/// The kinds of entity pokesearch finds, in the order mixed results rank them.
+/// The kinds of entity pokesearch finds, in the order mixed results rank them. `form` is
+/// a cosmetic form (a `pokemon_forms` row with no `pokemon` row of its own: `unown-j`,
+/// `shellos-east`), numbered by its pokemon-form id: those ids overlap the Pokémon's, so
+/// only `(kind, id)` names one entity.
 public enum Kind: String, CaseIterable, Sendable, Codable, Comparable {
-    case pokemon, move, ability, item, type
+    case pokemon, form, move, ability, item, type
 
     /// Its place in `allCases` (how the index stores it). A switch, not a search of
     /// `allCases`: that array is made anew at each use, and results are read by the
@@ -8,10 +11,11 @@ public enum Kind: String, CaseIterable, Sendable, Codable, Comparable {
     @inlinable public var rank: Int {
         switch self {
         case .pokemon: 0
-        case .move: 1
-        case .ability: 2
-        case .item: 3
-        case .type: 4
+        case .form: 1
+        case .move: 2
+        case .ability: 3
+        case .item: 4
+        case .type: 5
         }
     }
 
@@ -19,10 +23,11 @@ public enum Kind: String, CaseIterable, Sendable, Codable, Comparable {
     @inlinable public init?(rank: Int) {
         switch rank {
         case 0: self = .pokemon
-        case 1: self = .move
-        case 2: self = .ability
-        case 3: self = .item
-        case 4: self = .type
+        case 1: self = .form
+        case 2: self = .move
+        case 3: self = .ability
+        case 4: self = .item
+        case 5: self = .type
         default: return nil
         }
     }
@@ -83,6 +88,8 @@ public struct Pokemon: Sendable, Equatable {
     public var speciesID: Int
     /// For a cosmetic form: the pokemon id it is a form of.
     public var formOf: Int?
+    /// `.form` for a cosmetic form, else `.pokemon`: the kind of entity it is.
+    public var kind: Kind { formOf == nil ? .pokemon : .form }
     public var isDefault: Bool
     public var form: String
     public var isMega: Bool
@@ -241,7 +248,7 @@ public struct PokemonType: Sendable, Equatable {
 /// (`genus`, `color`, `habitat`, `item-category`, `damage-class`, `generation`, …).
 public struct Name: Sendable, Equatable {
     public var kind: String
-    /// The id of the thing named within its kind (a pokemon-form id for cosmetic forms).
+    /// The id of the thing named within its kind (a pokemon-form id for a `form`).
     public var id: Int
     public var slug: String
     public var language: String

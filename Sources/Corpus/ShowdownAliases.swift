@@ -147,13 +147,16 @@ public enum ShowdownAliases {
     struct Targets {
         struct Candidate { var kind: String; var slug: String; var rank: Int }
         /// kind → Showdown id → the best candidate (a slug before a name, a default form first).
+        /// Pokémon and cosmetic forms share one kind here (`bucket`): Showdown's Pokémon
+        /// section names both.
         var byID: [String: [String: Candidate]] = [:]
         /// Where names' ranks start: after every slug's.
         static let nameRank = 2_000_000
-        /// Pokémon that are not their species' default, by Showdown id of their slug.
-        var formIDs: [(id: String, slug: String)] = []
+        /// Pokémon and cosmetic forms that are not their species' default, by Showdown id of
+        /// their slug, with their kind.
+        var formIDs: [(id: String, kind: String, slug: String)] = []
         /// The same forms' slugs as words ("meowstic", "female"), in corpus order.
-        var formSlugWords: [(words: [String], slug: String)] = []
+        var formSlugWords: [(words: [String], kind: String, slug: String)] = []
 
         /// The Showdown ids of the slugs of every type, move, item and ability (not Pokémon:
         /// a forme's nickname holds its species), of four letters or more.
@@ -171,10 +174,11 @@ public enum ShowdownAliases {
             let formOfColumn = try pokemon.index(of: "form_of", in: "pokemon.tsv")
             for (order, row) in pokemon.rows.enumerated() {
                 let isDefault = row[defaultColumn] == "1" && row[formOfColumn].isEmpty
-                add("pokemon", id: showdownID(row[slugColumn]), slug: row[slugColumn], rank: isDefault ? order : 1_000_000 + order)
+                let kind = row[formOfColumn].isEmpty ? "pokemon" : "form"
+                add(kind, id: showdownID(row[slugColumn]), slug: row[slugColumn], rank: isDefault ? order : 1_000_000 + order)
                 if !isDefault {
-                    formIDs.append((showdownID(row[slugColumn]), row[slugColumn]))
-                    formSlugWords.append((row[slugColumn].split(separator: "-").map(String.init), row[slugColumn]))
+                    formIDs.append((showdownID(row[slugColumn]), kind, row[slugColumn]))
+                    formSlugWords.append((row[slugColumn].split(separator: "-").map(String.init), kind, row[slugColumn]))
                 }
             }
             for (stem, kind) in [("moves", "move"), ("items", "item"), ("abilities", "ability")] {
@@ -195,9 +199,13 @@ public enum ShowdownAliases {
 
         mutating func add(_ kind: String, id: String, slug: String, rank: Int) {
             guard !id.isEmpty else { return }
-            if let known = byID[kind]?[id], known.rank <= rank { return }
-            byID[kind, default: [:]][id] = Candidate(kind: kind, slug: slug, rank: rank)
+            let bucket = Self.bucket(kind)
+            if let known = byID[bucket]?[id], known.rank <= rank { return }
+            byID[bucket, default: [:]][id] = Candidate(kind: kind, slug: slug, rank: rank)
         }
+
+        /// The kind `byID` keeps candidates of `kind` under.
+        static func bucket(_ kind: String) -> String { kind == "form" ? "pokemon" : kind }
 
         /// The first type, or move, item or ability of another kind than a Pokémon or item
         /// `target`, whose id is inside `id` after its start, as "kind:slug". (A move's
@@ -205,7 +213,7 @@ public enum ShowdownAliases {
         func otherID(inside id: String, besides target: Candidate) -> String? {
             let rest = id.dropFirst()
             return otherIDs.first { other in
-                (other.kind == "type" || other.kind != target.kind && (target.kind == "pokemon" || target.kind == "item"))
+                (other.kind == "type" || other.kind != target.kind && (Self.bucket(target.kind) == "pokemon" || target.kind == "item"))
                     && rest.contains(other.id)
             }.map { "\($0.kind):\($0.slug)" }
         }
@@ -219,7 +227,7 @@ public enum ShowdownAliases {
         /// other kind that has it.
         func entity(named name: String, kind: String) -> Candidate? {
             let id = showdownID(name)
-            if let found = byID[kind]?[id] { return found }
+            if let found = byID[Self.bucket(kind)]?[id] { return found }
             if kind == "pokemon", let forme = forme(words: name.split(separator: "-").map { showdownID(String($0)) }) ?? forme(id) {
                 return forme
             }
@@ -233,13 +241,13 @@ public enum ShowdownAliases {
         /// → urshifu-single-strike-gmax, "Greninja-Bond" → greninja-battle-bond).
         func forme(words: [String]) -> Candidate? {
             guard words.count > 1, let species = words.first else { return nil }
-            var best: (words: Int, slug: String)? = nil
+            var best: (words: Int, kind: String, slug: String)? = nil
             for form in formSlugWords where form.words.first == species {
                 var next = 1
                 for word in form.words.dropFirst() where next < words.count && word.hasPrefix(words[next]) { next += 1 }
-                if next == words.count && form.words.count < best?.words ?? .max { best = (form.words.count, form.slug) }
+                if next == words.count && form.words.count < best?.words ?? .max { best = (form.words.count, form.kind, form.slug) }
             }
-            return best.map { Candidate(kind: "pokemon", slug: $0.slug, rank: 0) }
+            return best.map { Candidate(kind: $0.kind, slug: $0.slug, rank: 0) }
         }
 
         /// A forme Showdown names otherwise than PokeAPI: the one form whose id starts with
@@ -247,9 +255,9 @@ public enum ShowdownAliases {
         /// id Showdown's starts with ("necrozmaduskmane" → necrozma-dusk).
         func forme(_ id: String) -> Candidate? {
             let longer = formIDs.filter { $0.id.hasPrefix(id) }
-            if longer.count == 1 { return Candidate(kind: "pokemon", slug: longer[0].slug, rank: 0) }
+            if longer.count == 1 { return Candidate(kind: longer[0].kind, slug: longer[0].slug, rank: 0) }
             let shorter = formIDs.filter { id.hasPrefix($0.id) }.max { $0.id.count < $1.id.count }
-            return shorter.map { Candidate(kind: "pokemon", slug: $0.slug, rank: 0) }
+            return shorter.map { Candidate(kind: $0.kind, slug: $0.slug, rank: 0) }
         }
     }
 }

@@ -100,7 +100,7 @@ public enum IndexBuilder {
             docID[doc] = Int32(clamping: entity.id)
             var flags: DocFlags = []
             switch entity.kind {
-            case .pokemon:
+            case .pokemon, .form:
                 guard let p = pokemonBySlug[entity.slug] else { break }
                 if p.isDefault && p.formOf == nil { flags.insert(.isDefault) }
                 if p.isMega { flags.insert(.mega) }

@@ -116,8 +116,8 @@ public final class IndexSnapshot: Sendable {
     /// 7: a suffix array instead of trigram postings. 8: the trie's nodes as records.
     /// 9: the names holding each symbol. 10: the suffix array's sample heads. 11: the nodes
     /// by their paths. 12: the lists ranked by the named rules, their names apart from their
-    /// fields. 13: field words in their languages.
-    public static let formatVersion = 13
+    /// fields. 13: field words in their languages. 14: the kind `form` (kinds renumbered).
+    public static let formatVersion = 14
 
     // Documents
     public let docCount: Int

@@ -171,7 +171,7 @@ struct Arguments {
         case "--offset": offset = try number(range: 0...SearchOptions.maxOffset)
         case "--kind":
             guard let kind = Kind(rawValue: text.lowercased()) else {
-                throw CLIError.usage("--kind takes pokemon, move, ability, item or type, not '\(text)'")
+                throw CLIError.usage("--kind takes pokemon, form, move, ability, item or type, not '\(text)'")
             }
             kinds.append(kind)
         case "--sort":

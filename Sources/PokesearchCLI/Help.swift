@@ -22,7 +22,8 @@ enum Help {
 
         options (short forms: -n -j -k -l -s -h -V; `--` ends the options):
           -n, --limit N      results to show (default 20)      --offset N    skip N results
-          -k, --kind K       only this kind (repeatable): pokemon, move, ability, item, type
+          -k, --kind K       only this kind (repeatable): pokemon, form, move, ability, item,
+                             type
           -l, --lang L       language of names shown (default $POKESEARCH_LANG, else en;
                              a locale such as fr_FR.UTF-8 means its language)
           -s, --sort FIELD   relevance, id, name, hp, attack, defense, special-attack,

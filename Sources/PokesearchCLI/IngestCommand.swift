@@ -75,7 +75,7 @@ enum IngestCommand {
         switch kind {
         case .pokemon: word = "Pokémon"
         case .ability: word = count == 1 ? "ability" : "abilities"
-        case .move, .item, .type: word = kind.rawValue + (count == 1 ? "" : "s")
+        case .form, .move, .item, .type: word = kind.rawValue + (count == 1 ? "" : "s")
         }
         return "\(count) \(word)"
     }

@@ -52,7 +52,7 @@ enum SearchCommand {
             guard let object = (try? JSONSerialization.jsonObject(with: Data(element.utf8))) as? [String: Any],
                   let kind = (object["kind"] as? String).flatMap(Kind.init(rawValue:)),
                   let id = object["id"] as? Int, let name = object["name"] as? String else { return nil }
-            page.rows.append(ResultRow(kind: kind, id: id, slug: object["slug"] as? String ?? "", name: name,
+            page.rows.append(ResultRow(kind: kind, id: id, dex: object["dex"] as? Int, slug: object["slug"] as? String ?? "", name: name,
                                        types: object["types"] as? [String] ?? [], json: element, explanation: []))
         }
         page.sortValues = (answer.fields["sort_values"] as? [Any]).map { $0.map { $0 as? Int } }
@@ -65,6 +65,8 @@ enum SearchCommand {
 struct ResultRow {
     var kind: Kind
     var id: Int
+    /// A Pokémon's or form's national dex number, which the table shows it by.
+    var dex: Int?
     var slug: String
     var name: String
     var types: [String]
@@ -72,9 +74,10 @@ struct ResultRow {
     var json: String
     var explanation: [String]
 
-    init(kind: Kind, id: Int, slug: String, name: String, types: [String], json: String, explanation: [String]) {
+    init(kind: Kind, id: Int, dex: Int?, slug: String, name: String, types: [String], json: String, explanation: [String]) {
         self.kind = kind
         self.id = id
+        self.dex = dex
         self.slug = slug
         self.name = name
         self.types = types
@@ -83,7 +86,7 @@ struct ResultRow {
     }
 
     init(_ result: SearchResult) {
-        self.init(kind: result.kind, id: result.id, slug: result.slug, name: result.name, types: result.types,
+        self.init(kind: result.kind, id: result.id, dex: result.dex, slug: result.slug, name: result.name, types: result.types,
                   json: JSONText.result(result), explanation: result.explanationLines)
     }
 }
@@ -179,7 +182,8 @@ enum ResultPrinter {
     static func pad(_ s: String, _ width: Int) -> String { DisplayWidth.of(s) >= width ? s : DisplayWidth.pad(s, to: width) }
 }
 
-/// The columns of a results table: number, name, kind (when several kinds may show),
+/// The columns of a results table: number (a Pokémon's or form's national dex number, else
+/// the id: `#6 Mega Charizard X`), name, kind (when several kinds may show),
 /// the sorted-by value, types (and a slug where two rows share a name), each as wide as
 /// the page needs, the name cut with "…" when the terminal is too narrow for it.
 struct ResultTable {
@@ -191,7 +195,7 @@ struct ResultTable {
 
     func lines(_ output: Output) -> [String] {
         let rows = page.rows
-        let numbers = rows.map { "#\($0.id)" }
+        let numbers = rows.map { "#\($0.dex ?? $0.id)" }
         let kinds = rows.map { KindNames.name($0.kind, language: language) }
         let values: [String]? = page.sortValues.map { values in
             rows.indices.map { i in i < values.count ? values[i].map(page.sort.formatted) ?? "—" : "—" }
@@ -247,24 +251,26 @@ struct ResultTable {
 /// The kinds' names in the display languages (the data names types, not kinds).
 enum KindNames {
     static let names: [String: [String]] = [
-        // pokemon, move, ability, item, type
-        "fr": ["Pokémon", "capacité", "talent", "objet", "type"],
-        "de": ["Pokémon", "Attacke", "Fähigkeit", "Item", "Typ"],
-        "es": ["Pokémon", "movimiento", "habilidad", "objeto", "tipo"],
-        "es-419": ["Pokémon", "movimiento", "habilidad", "objeto", "tipo"],
-        "it": ["Pokémon", "mossa", "abilità", "strumento", "tipo"],
-        "ja": ["ポケモン", "わざ", "とくせい", "どうぐ", "タイプ"],
-        "ja-hrkt": ["ポケモン", "わざ", "とくせい", "どうぐ", "タイプ"],
-        "ja-roma": ["pokemon", "waza", "tokusei", "dougu", "taipu"],
-        "ko": ["포켓몬", "기술", "특성", "도구", "타입"],
-        "zh-hans": ["宝可梦", "招式", "特性", "道具", "属性"],
-        "zh-hant": ["寶可夢", "招式", "特性", "道具", "屬性"],
-        "cs": ["Pokémon", "útok", "schopnost", "předmět", "typ"],
-        "pt-br": ["Pokémon", "golpe", "habilidade", "item", "tipo"],
+        // pokemon, form, move, ability, item, type
+        "fr": ["Pokémon", "forme", "capacité", "talent", "objet", "type"],
+        "de": ["Pokémon", "Form", "Attacke", "Fähigkeit", "Item", "Typ"],
+        "es": ["Pokémon", "forma", "movimiento", "habilidad", "objeto", "tipo"],
+        "it": ["Pokémon", "forma", "mossa", "abilità", "strumento", "tipo"],
+        "ja": ["ポケモン", "すがた", "わざ", "とくせい", "どうぐ", "タイプ"],
+        "ja-roma": ["pokemon", "sugata", "waza", "tokusei", "dougu", "taipu"],
+        "ko": ["포켓몬", "모습", "기술", "특성", "도구", "타입"],
+        "zh-hans": ["宝可梦", "样子", "招式", "特性", "道具", "属性"],
+        "zh-hant": ["寶可夢", "樣子", "招式", "特性", "道具", "屬性"],
+        "cs": ["Pokémon", "forma", "útok", "schopnost", "předmět", "typ"],
+        "pt-br": ["Pokémon", "forma", "golpe", "habilidade", "item", "tipo"],
     ]
 
+    /// Languages that name kinds as another does.
+    static let sameNames = ["es-419": "es", "ja-hrkt": "ja"]
+
     static func name(_ kind: Kind, language: Int) -> String {
-        names[Language.codes[language]]?[kind.rank] ?? kind.rawValue
+        let code = Language.codes[language]
+        return names[sameNames[code] ?? code]?[kind.rank] ?? kind.rawValue
     }
 }
 

@@ -45,12 +45,13 @@ enum ShowCommand {
         page.render(detail)
         // A sprite downloaded earlier by `pokesearch sprite`.
         let sprite = Sprites.path(slug: detail.entity.slug, cacheDirectory: Paths.cache(environment: context.environment))
-        if detail.entity.kind == .pokemon && FileManager.default.fileExists(atPath: sprite) {
+        let hasSprite = detail.entity.kind == .pokemon || detail.entity.kind == .form
+        if hasSprite && FileManager.default.fileExists(atPath: sprite) {
             page.blank()
             page.field("Sprite", sprite)
         }
         if let note { page.blank(); page.paragraph(note, indent: 0, dim: true) }
-        SpriteDrawing.page(slug: detail.entity.slug, isPokemon: detail.entity.kind == .pokemon, context: context) {
+        SpriteDrawing.page(slug: detail.entity.slug, isPokemon: hasSprite, context: context) {
             for line in page.lines { context.output.line(line) }
         }
     }
@@ -81,7 +82,7 @@ enum EntityLookup {
         default: break
         }
         let shown = Output.visible(text)
-        let nothing = kinds == [.pokemon] ? "no Pokémon" : kinds.isEmpty ? "nothing" : "no " + kinds.map(\.rawValue).sorted().joined(separator: " or ")
+        let nothing = kinds == [.pokemon] || kinds == [.pokemon, .form] ? "no Pokémon" : kinds.isEmpty ? "nothing" : "no " + kinds.map(\.rawValue).sorted().joined(separator: " or ")
         switch resolution {
         case .found(let doc, let others):
             return (doc, others)

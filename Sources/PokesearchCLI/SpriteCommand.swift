@@ -16,7 +16,7 @@ enum SpriteCommand {
         let language = try context.arguments.languageIndex(environment: context.environment)
         // By a name, slug or id of a Pokémon or form only: a move's or a genus's words
         // ("thunderbolt") name no sprite.
-        let (doc, _) = try EntityLookup.resolve(name, catalog: catalog, language: language, kinds: [.pokemon], command: "sprite")
+        let (doc, _) = try EntityLookup.resolve(name, catalog: catalog, language: language, kinds: [.pokemon, .form], command: "sprite")
         let slug = catalog.index.slug(doc)
         let api = context.arguments.values["--api"].flatMap { $0.isEmpty ? nil : $0 } ?? APISync.defaultBase
         let sprite: (path: String, downloaded: Bool)

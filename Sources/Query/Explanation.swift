@@ -82,7 +82,7 @@ extension SearchEngine {
         for (flag, word) in [(DocFlags.legendary, "legendary"), (.mythical, "mythical"), (.baby, "baby")]
             where flags.contains(flag) && word.hasPrefix(folded) { return word }
         switch index.kind(doc) {
-        case .pokemon: return "genus"
+        case .pokemon, .form: return "genus"
         case .move: return "damage class"
         case .item: return "category"
         case .ability, .type: return "field"

@@ -163,7 +163,7 @@ public enum QueryParser {
     static let textFilters: Set<String> = ["kind", "type", "ability", "color", "colour", "habitat", "is", "lang", "id"]
     static let flags: Set<String> = ["legendary", "mythical", "baby", "default", "mega", "fav", "favourite", "favorite"]
     /// Kinds that also work as a bare prefix (`move:pound`); `type:` and `ability:` are filters.
-    static let kindPrefixes: [String: Kind] = ["pokemon": .pokemon, "move": .move, "item": .item]
+    static let kindPrefixes: [String: Kind] = ["pokemon": .pokemon, "form": .form, "move": .move, "item": .item]
 
     struct Token {
         var text: String
@@ -481,7 +481,7 @@ public enum QueryParser {
                 return .filter(.id(try comparison(":" + value, part: text, position: position)), position: position, part: text)
             case "kind":
                 guard let kind = Kind(rawValue: value.lowercased()) else {
-                    throw QueryError("unknown kind '\(value)' (known: pokemon, move, ability, item, type)", position: position, part: text)
+                    throw QueryError("unknown kind '\(value)' (known: pokemon, form, move, ability, item, type)", position: position, part: text)
                 }
                 return .filter(.kind(kind), position: position, part: text)
             case "type": return .filter(.type(Folding.fold(value)), position: position, part: text)

@@ -12,6 +12,8 @@ public struct SearchResult: Sendable, Equatable {
     public var explanation: [TermExplanation]
     /// With explanations: the ranking rule that put this result above the next one.
     public var decidedBy: RankingRule? = nil
+    /// A Pokémon's or form's national dex number (its species'), what tables show it by.
+    public var dex: Int? = nil
 
     /// The explanation as lines: each term's, then the rule that decided against the next.
     public var explanationLines: [String] {
@@ -72,8 +74,11 @@ public struct SearchResults: RandomAccessCollection, Sendable {
         let card = index.card(doc, language: language)
         return SearchResult(doc: doc, kind: card.kind, id: card.id, slug: card.slug, name: card.name, score: score(at: position),
                             types: index.typeSlugs(of: card.types), explanation: explanation(at: position),
-                            decidedBy: decidingRules.isEmpty ? nil : decidingRules[position])
+                            decidedBy: decidingRules.isEmpty ? nil : decidingRules[position], dex: index.dex(doc))
     }
+
+    /// The national dex number of the result at `position` (see `SearchResult.dex`).
+    public func dex(at position: Int) -> Int? { index.dex(window[window.startIndex + position].doc) }
 
     /// The score shown for a result, from its ranking key's rules: 1000 less 200 a term
     /// matched with typos, 50 a typo, 32 a term outside the display language and 8 one not
@@ -119,6 +124,12 @@ public struct Suggestions: RandomAccessCollection, Sendable {
 }
 
 extension IndexSnapshot {
+    /// A Pokémon's or form's national dex number (its species id); nil for other kinds.
+    public func dex(_ doc: Int) -> Int? {
+        let value = numbers[NumericColumn.speciesID.rawValue][doc]
+        return value == NumericColumn.missing ? nil : Int(value)
+    }
+
     /// The cards of a ranking's window in order, with their positions in it (results and
     /// suggestions both write theirs this way).
     func forEachCard(of window: ArraySlice<(key: UInt64, doc: Int)>, language: Int, _ body: (Int, CardBytes) -> Void) {

@@ -233,11 +233,11 @@ enum RequestParser {
         var kinds: Set<Kind> = []
         for part in value.split(separator: ",") {
             guard let kind = Kind(rawValue: part.trimmingCharacters(in: .whitespaces).lowercased()) else {
-                throw ProtocolError(.badOption, "KIND takes pokemon, move, ability, item or type, not '\(part)'")
+                throw ProtocolError(.badOption, "KIND takes pokemon, form, move, ability, item or type, not '\(part)'")
             }
             kinds.insert(kind)
         }
-        guard !kinds.isEmpty else { throw ProtocolError(.badOption, "KIND needs a kind: pokemon, move, ability, item or type") }
+        guard !kinds.isEmpty else { throw ProtocolError(.badOption, "KIND needs a kind: pokemon, form, move, ability, item or type") }
         return kinds
     }
 

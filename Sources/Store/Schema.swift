@@ -8,7 +8,8 @@ enum Schema {
     /// 2: the corpus's `form_names` and `synonyms` tables, and the user's `user_synonym`.
     /// 3: the Pokédex page's facts (columns added to pokemon, species, moves, items), the
     /// machines and prose tables, and `prose_fts`.
-    static let version = 3
+    /// 4: cosmetic forms are of kind `form` wherever a kind names them (`migrationTo4`).
+    static let version = 4
 
     /// Corpus table → its columns with SQL types, in corpus file order.
     static let corpusTables: [(name: String, columns: [(String, String)])] = [
@@ -156,7 +157,27 @@ enum Schema {
             \(userSynonymTable)
             """,
         2: migrationTo3,
+        3: migrationTo4,
     ]
+
+    /// Version 4: a cosmetic form (a `pokemon` row with `form_of`) is an entity of kind
+    /// `form`, so the rows naming one by kind say `form`: the corpus's names, form names
+    /// and synonyms, and the user's favourites and synonyms (which keep pointing at it).
+    /// Names are matched by id and slug (cosmetic-form ids repeat Pokémon ids), the rest by
+    /// slug, which no cosmetic form shares with a Pokémon. The entities and the index are
+    /// rebuilt from these tables when the database is next opened (`Documents.version`).
+    static let migrationTo4 = """
+        UPDATE names SET kind = 'form' WHERE kind = 'pokemon' AND EXISTS
+            (SELECT 1 FROM pokemon p WHERE p.form_of IS NOT NULL AND p.id = names.id AND p.slug = names.slug);
+        UPDATE form_names SET kind = 'form' WHERE kind = 'pokemon' AND EXISTS
+            (SELECT 1 FROM pokemon p WHERE p.form_of IS NOT NULL AND p.id = form_names.id AND p.slug = form_names.slug);
+        CREATE TEMP TABLE cosmetic_slug AS
+            SELECT slug FROM pokemon WHERE form_of IS NOT NULL EXCEPT SELECT slug FROM pokemon WHERE form_of IS NULL;
+        UPDATE synonyms SET kind = 'form' WHERE kind = 'pokemon' AND slug IN (SELECT slug FROM cosmetic_slug);
+        UPDATE OR IGNORE favourite SET kind = 'form' WHERE kind = 'pokemon' AND slug IN (SELECT slug FROM cosmetic_slug);
+        UPDATE OR IGNORE user_synonym SET kind = 'form' WHERE kind = 'pokemon' AND slug IN (SELECT slug FROM cosmetic_slug);
+        DROP TABLE cosmetic_slug;
+        """
 
     /// The version 3 columns and tables (empty: the database's documents are rebuilt from
     /// its corpus tables when opened, and `ingest` fills them).

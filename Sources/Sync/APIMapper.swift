@@ -150,7 +150,7 @@ enum APIMapper {
                 ] + stats)
                 order += 1
                 for (language, name) in formDisplayNames(form, species: species) {
-                    names.add(kind: "pokemon", id: form.id, slug: form.name, order: order, language: language, name: name)
+                    names.add(kind: Kind.form.rawValue, id: form.id, slug: form.name, order: order, language: language, name: name)
                 }
             }
         }

@@ -53,8 +53,8 @@ struct CorpusTests {
         #expect(mega.types == ["fire", "dragon"] && mega.isMega && !mega.isDefault)
         #expect(name("pokemon", "charizard-mega-x", "en") == "Mega Charizard X")
         let east = try pokemon("shellos-east")
-        #expect(east.formOf == 422 && east.types == ["water"])
-        #expect(name("pokemon", "shellos-east", "en") == "East Shellos")
+        #expect(east.formOf == 422 && east.kind == .form && east.types == ["water"])
+        #expect(name("form", "shellos-east", "en") == "East Shellos")
         #expect(try pokemon("rotom-wash").types == ["electric", "water"])
         // Arceus's forms have their own types.
         #expect(try pokemon("arceus-fire").types == ["fire"])

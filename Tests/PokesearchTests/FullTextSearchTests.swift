@@ -55,7 +55,7 @@ import Testing
         let found = try search("text:paralyze -type:electric kind:move", limit: 100)
         #expect(!found.contains("move:thunderbolt") && found.contains("move:body-slam"))
         #expect(try search("thunder text:paralyze").contains("move:thunderbolt"))
-        #expect(try search("text:spiky-eared").contains("pokemon:pichu-spiky-eared"))
+        #expect(try search("text:spiky-eared").contains("form:pichu-spiky-eared"))
     }
 
     @Test func moveFilters() throws {

@@ -25,8 +25,8 @@ struct NamesPeopleTypeSearchTests {
         first("rotom-wash", "pokemon:rotom-wash"), first("rotomwash", "pokemon:rotom-wash"), first("rotom wash", "pokemon:rotom-wash"),
         first("charizard-mega-x", "pokemon:charizard-mega-x"), first("charizardmegay", "pokemon:charizard-mega-y"),
         first("landorus-therian", "pokemon:landorus-therian"), first("Raticate-Alola", "pokemon:raticate-alola"),
-        first("pikachu-gmax", "pokemon:pikachu-gmax"), first("arceusfire", "pokemon:arceus-fire"),
-        first("u-turn", "move:u-turn"), first("shellos-east", "pokemon:shellos-east"),
+        first("pikachu-gmax", "pokemon:pikachu-gmax"), first("arceusfire", "form:arceus-fire"),
+        first("u-turn", "move:u-turn"), first("shellos-east", "form:shellos-east"),
         // A slug is no language's: it ranks first whatever the display language.
         first("rotom-wash", "pokemon:rotom-wash", language: "fr"), first("charizardmegax", "pokemon:charizard-mega-x", language: "ja"),
         // Showdown's nicknames rank as their entity's whole name.

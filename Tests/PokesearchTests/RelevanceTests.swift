@@ -188,7 +188,7 @@ struct RelevanceTests {
         c("-type:flying charizard", .within(3, ["pokemon:charizard-mega-x"])),
         c("charizard -item", .first(["pokemon:charizard"])),
         c("pikachu -pikachu", .nothing),
-        c("dragon -type:flying -kind:item -kind:move", .first(["type:dragon", "pokemon:arceus-dragon", "pokemon:silvally-dragon"])),
+        c("dragon -type:flying -kind:item -kind:move", .first(["type:dragon", "form:arceus-dragon", "form:silvally-dragon"])),
         // Wildcards.
         c("*meleon", .first(["pokemon:charmeleon"])),
         c("ee?ee", .first(["pokemon:eevee"])),
@@ -213,7 +213,7 @@ struct RelevanceTests {
         // Such a piece's typo search, on its share of the budget, may run out without the
         // query being refused: eight kana of a compact name within two edits.
         c("マダムゴミノミノ", .first(["pokemon:wormadam-trash"])),
-        c("poke", .first(["pokemon:vivillon-poke-ball", "item:poke-ball"])),
+        c("poke", .first(["form:vivillon-poke-ball", "item:poke-ball"])),
         // A species' flags are words of its fields too (Silvally Psychic, legendary, has the
         // word in its name: first).
         c("legendary psychic", .within(3, ["pokemon:mewtwo"])),
@@ -255,10 +255,10 @@ struct RelevanceTests {
         c("zygarde 10%", .within(2, ["pokemon:zygarde-10"])),
         c("charizard pikachu", .nothing),
         // Names of symbols alone, which folding leaves empty, are read as written.
-        c("???", .first(["type:unknown", "pokemon:arceus-unknown"])),
+        c("???", .first(["type:unknown", "form:arceus-unknown"])),
         c("★", .within(8, ["item:dynamax-crystal-and458"])),
-        c("!", .first(["pokemon:unown-exclamation"])),
-        c("?", .first(["pokemon:arceus-unknown", "type:unknown", "pokemon:unown-question"])),
+        c("!", .first(["form:unown-exclamation"])),
+        c("?", .first(["form:arceus-unknown", "type:unknown", "form:unown-question"])),
         c("%%%", .nothing),
     ]
 
@@ -291,22 +291,22 @@ struct RelevanceTests {
     /// field typed out in full ("fire dragon"); earlier words are whole words of a name or of
     /// a field (a type: "fire char").
     static let completions: [(text: String, first: [String])] = [
-        ("p", ["pokemon:unown-p"]), ("pika", ["pokemon:pikachu", "move:pika-papow", "item:pika-pika-pick", "item:winking-pika-pick"]), ("char", ["pokemon:charmander", "pokemon:charmeleon", "pokemon:charizard"]),
+        ("p", ["pokemon:meloetta-pirouette", "pokemon:oricorio-pau", "form:unown-p"]), ("pika", ["pokemon:pikachu", "move:pika-papow", "item:pika-pika-pick", "item:winking-pika-pick"]), ("char", ["pokemon:charmander", "pokemon:charmeleon", "pokemon:charizard"]),
         ("mr mi", ["pokemon:mr-mime"]), ("thunder p", ["move:thunder-punch"]), ("fire char", ["pokemon:charmander"]),
         // Names the words start together first (Mega Pinsir is "Méga-Scarabrute" in French).
         ("mega sc", ["pokemon:scizor-mega", "pokemon:sceptile-mega", "pokemon:scolipede-mega", "pokemon:scrafty-mega", "pokemon:scovillain-mega"]),
         ("fighting rapi", ["pokemon:urshifu-rapid-strike"]),
         ("fire dragon", ["pokemon:gouging-fire", "pokemon:reshiram", "pokemon:turtonator", "pokemon:charizard-mega-x"]),
-        ("bug flying", ["pokemon:butterfree", "pokemon:scyther"]), ("Floette (Weiß)", ["pokemon:floette-white", "pokemon:floette"]), ("electric levitate", ["pokemon:rotom", "pokemon:tynamo"]), ("pikachu ", ["pokemon:pikachu"]), ("ピカ", ["pokemon:pikachu"]),
-        ("dracau", ["pokemon:charizard"]), ("cha", ["pokemon:charmander"]), ("poke", ["pokemon:vivillon-poke-ball", "item:poke-ball"]), ("zzzzqqqq", []), ("metronome", ["move:metronome", "item:metronome"]),
+        ("bug flying", ["pokemon:butterfree", "pokemon:scyther"]), ("Floette (Weiß)", ["form:floette-white", "pokemon:floette"]), ("electric levitate", ["pokemon:rotom", "pokemon:tynamo"]), ("pikachu ", ["pokemon:pikachu"]), ("ピカ", ["pokemon:pikachu"]),
+        ("dracau", ["pokemon:charizard"]), ("cha", ["pokemon:charmander"]), ("poke", ["form:vivillon-poke-ball", "item:poke-ball"]), ("zzzzqqqq", []), ("metronome", ["move:metronome", "item:metronome"]),
         // A form's name as written: the last term folds to two words, the start of a later one.
-        ("シルヴァディ (タイプ：ドラゴン)", ["pokemon:silvally-dragon"]), ("銀伴戰獸 (屬性：龍)", ["pokemon:silvally-dragon"]),
+        ("シルヴァディ (タイプ：ドラゴン)", ["form:silvally-dragon"]), ("銀伴戰獸 (屬性：龍)", ["form:silvally-dragon"]),
         ("じがるで (５０％ふぉるむ)", ["pokemon:zygarde-50", "pokemon:zygarde-50-power-construct"]),
         // A number that is no such id, as a name's word being typed.
         ("zygarde 1", ["pokemon:zygarde-10-power-construct", "pokemon:zygarde-10"]), ("zygarde 10 ", ["pokemon:zygarde-10", "pokemon:zygarde-10-power-construct"]),
         ("10 zyg", ["pokemon:zygarde-10-power-construct", "pokemon:zygarde-10"]), ("1 zyg", []),
         // Symbols alone, as written: name starts and later words' starts, not further in.
-        ("??", ["pokemon:arceus-unknown", "type:unknown"]), ("★", ["item:dynamax-crystal-and458"]),
+        ("??", ["form:arceus-unknown", "type:unknown"]), ("★", ["item:dynamax-crystal-and458"]),
     ]
 
     @Test func completionsSuggestNamesBeingTyped() throws {

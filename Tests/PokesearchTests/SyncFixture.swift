@@ -38,7 +38,7 @@ struct PokeAPIFixture {
         // Kind → "id slug" of the entities kept (a cosmetic form's id may equal another Pokémon's).
         func keys(_ table: Table) -> Set<String> { Set(table.rows.map { $0[0] + " " + $0[1] }) }
         let kept: [String: Set<String>] = [
-            "pokemon": keys(pokemon), "genus": keys(species), "move": keys(moves), "item": keys(items), "ability": keys(abilityTable),
+            "pokemon": keys(pokemon), "form": keys(pokemon), "genus": keys(species), "move": keys(moves), "item": keys(items), "ability": keys(abilityTable),
         ]
         // What the REST API does not have is left out: move effect ids and flags, a form's
         // generation, machines, fling effect texts, the vocabularies of the Pokédex page.
@@ -214,7 +214,7 @@ struct PokeAPIFixture {
             detail("pokemon-form", String(ownFormID), formObject(row, formID: ownFormID, isDefault: true,
                                                                  names: row["is_default"] == "1" ? [] : nameList("pokemon", id)))
             for form in cosmetic {
-                detail("pokemon-form", form["id"]!, formObject(form, formID: Int(form["id"]!)!, isDefault: false, names: nameList("pokemon", form["id"]!)),
+                detail("pokemon-form", form["id"]!, formObject(form, formID: Int(form["id"]!)!, isDefault: false, names: nameList("form", form["id"]!)),
                        name: form["slug"]!)
             }
             let visible = row["abilities"]!.split(separator: ",").enumerated().map {

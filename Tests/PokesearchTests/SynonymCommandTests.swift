@@ -90,7 +90,7 @@ import Testing
         try Fixture.downgradeToSchemaOne(store)
         #expect(try Store(path: path, readOnly: true).userSynonyms().isEmpty)
         let migrated = try Store(path: path)
-        #expect(migrated.meta("schema_version") == "3")
+        #expect(migrated.meta("schema_version") == "4")
         try migrated.database.transaction { _ = try migrated.addUserSynonym("sparky", targets: [(.pokemon, "pikachu")]) }
         #expect(try migrated.userSynonyms().map(\.term) == ["sparky"])
         #expect(try migrated.favourites().map(\.slug) == ["pikachu"])

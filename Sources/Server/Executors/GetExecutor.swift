@@ -2,11 +2,12 @@ import Catalog
 import Query
 
 /// GET <slug|id|kind:slug|name> → `{"ok":true,"entity":{...}}`, the same object as
-/// `pokesearch show --json`.
+/// `pokesearch show --json`; for a bare id other kinds also have, `"also"` lists those
+/// entities (`GET 10009`: Wash Rotom, also Unown J, `form:10009`).
 enum GetExecutor {
     static func run(key: String, loaded: LoadedIndex, into out: ByteBuffer) {
         switch loaded.resolver.resolve(key) {
-        case .found(let doc, _):
+        case .found(let doc, let others):
             let detail: EntityDetail?
             do {
                 detail = try loaded.details.detail(doc, index: loaded.engine.index, language: 0)
@@ -15,7 +16,8 @@ enum GetExecutor {
                 return
             }
             if let detail {
-                Response.ok([("entity", detail.json)], into: out)
+                let also = others.map { JSONText.ref(EntityRef($0, in: loaded.engine.index, language: 0)) }
+                Response.ok([("entity", detail.json)] + (also.isEmpty ? [] : [("also", JSONText.array(also))]), into: out)
             } else {
                 Response.error(ProtocolError(.notFound, "no details for '\(key)'"), into: out)
             }
