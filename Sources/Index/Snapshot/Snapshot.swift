@@ -54,6 +54,17 @@ public struct Posting: Sendable, Hashable {
 
     /// The same, for a posting read.
     @inlinable public var isWholeName: Bool { Self.isWholeName(raw) }
+
+    /// Whether a term found inside the key of this posting (`raw`, or any value with a
+    /// posting's low byte) is inside a name: a whole name as written; a compact form only
+    /// for a term beyond ASCII (`latinTerm` false). Latin names space their words, and a
+    /// Latin term inside a compact form is across two of them ("ttar" inside
+    /// "cufanttarnish"); kana, hangul and han run their words together, the spaces in their
+    /// names are folded brackets ("マダムゴミノミノ" inside "ミノマダム (ゴミノミノ)").
+    @inline(__always) public static func holdsInside(_ raw: UInt32, latinTerm: Bool) -> Bool {
+        let role = (raw >> 1) & 7
+        return role == KeyRole.whole.rawValue || (role == KeyRole.compact.rawValue && !latinTerm)
+    }
 }
 
 /// One trie node, its fields side by side: a step down the trie reads one record, a
@@ -116,8 +127,9 @@ public final class IndexSnapshot: Sendable {
     /// 7: a suffix array instead of trigram postings. 8: the trie's nodes as records.
     /// 9: the names holding each symbol. 10: the suffix array's sample heads. 11: the nodes
     /// by their paths. 12: the lists ranked by the named rules, their names apart from their
-    /// fields. 13: field words in their languages.
-    public static let formatVersion = 13
+    /// fields. 13: field words in their languages. 14: a prefix of a name of no language
+    /// ranked as another language's.
+    public static let formatVersion = 14
 
     // Documents
     public let docCount: Int

@@ -99,6 +99,15 @@ extension IndexSnapshot {
         keys.bytes.withUnsafeBufferPointer { pokesearch_prefetch($0.baseAddress! + Int(keys.offsets[key])) }
     }
 
+    /// Whether a key is a whole name of no language's (a slug or a synonym, as written or run
+    /// together): a term equal to it names that entity.
+    public func isNeutralName(key: Int) -> Bool {
+        postingRange(key: key).contains { p in
+            let raw = postings[p]
+            return Posting.isWholeName(raw) && (raw >> 4) & 15 == Posting.noLanguage
+        }
+    }
+
     @inline(__always) public func postingRange(key: Int) -> Range<Int> {
         Int(postingStart[key])..<Int(postingStart[key + 1])
     }

@@ -230,6 +230,16 @@ struct MatchContext {
         let display = UInt32(displayLanguage)
         let restricted = restriction.map(UInt32.init) ?? .max
         let transliterated: UInt32 = queryTransliterated ? 1 : 0
+        // A term equal to a slug or synonym names its entity: nothing inside foreign names'
+        // words (asked once a hit is such).
+        let latinTerm = !bytes.contains { $0 >= 0x80 }
+        var namesAnEntity: Bool? = nil
+        func isNamingAnEntity() -> Bool {
+            if namesAnEntity == nil {
+                namesAnEntity = range.first.map { index.keys.length($0) == bytes.count && index.isNeutralName(key: $0) } ?? false
+            }
+            return namesAnEntity!
+        }
         index.postings.withUnsafeBufferPointer { postings in
             index.postingStart.withUnsafeBufferPointer { starts in
                 index.forEachKeyContaining(bytes, skipping: range, laterWords: false) { key, offset, afterSpace in
@@ -237,8 +247,9 @@ struct MatchContext {
                           !completion || position == .laterWordPrefix else { return }
                     for p in Int(starts[key])..<Int(starts[key + 1]) {
                         let raw = postings[p]
-                        guard Posting.isWholeName(raw), restricted == .max || (raw >> 4) & 15 == restricted else { continue }
+                        guard Posting.holdsInside(raw, latinTerm: latinTerm), restricted == .max || (raw >> 4) & 15 == restricted else { continue }
                         let rank = HitRank.inside(posting: raw, position: position.rawValue, display: display)
+                        if HitRank.isWeak(rank) && isNamingAnEntity() { continue }
                         hits.record(Int(raw >> 8), Hit(raw: Hit.raw(rank: rank, postingByte: raw & 0xFF | transliterated)))
                     }
                 }

@@ -73,11 +73,16 @@ extension MatchContext {
         // A hit further in is at best a later word's start in the display language.
         let bestInside = HitRank.of(miss: 0, whole: false, position: Position.laterWordPrefix.rawValue)
         guard substrings, best >> 8 >= bestInside else { return best == .max ? nil : best }
+        let latinTerm = !bytes.contains { $0 >= 0x80 }
         // The names' keys asked for at once, before any is searched (each is a miss of its own
         // when the caches are cold: "rock meg" searches a candidate's names in ten languages).
         for i in Int(tops.docKeyStart[doc])..<end {
             let entry = tops.docPostings[i]
-            if Posting.isWholeName(entry) { index.prefetchKey(Int(entry >> 8)) }
+            if Posting.holdsInside(entry, latinTerm: latinTerm) { index.prefetchKey(Int(entry >> 8)) }
+        }
+        // (As `matchText`: a term equal to a slug or synonym, nothing inside foreign names' words.)
+        func namesAnEntity() -> Bool {
+            !keys.isEmpty && index.keys.length(keys.lowerBound) == bytes.count && index.isNeutralName(key: keys.lowerBound)
         }
         // Names containing the word further in (keys in `keys` start with it). A name in
         // several languages is one key with a posting for each, side by side: it is searched
@@ -87,12 +92,14 @@ extension MatchContext {
         for i in Int(tops.docKeyStart[doc])..<end {
             let entry = tops.docPostings[i]
             let key = Int(entry >> 8)
-            guard Posting.isWholeName(entry), !keys.contains(key) else { continue }
+            guard Posting.holdsInside(entry, latinTerm: latinTerm), !keys.contains(key) else { continue }
             if key != searchedKey {
                 searchedKey = key
                 searchedPosition = index.keyOffset(of: bytes, in: key).flatMap { index.containment(key: key, offset: $0) }
             }
-            guard let position = searchedPosition, !completion || position == .laterWordPrefix else { continue }
+            guard let position = searchedPosition, !completion || position == .laterWordPrefix,
+                  !(HitRank.isWeak(HitRank.inside(posting: entry, position: position.rawValue, display: display)) && namesAnEntity())
+            else { continue }
             consider(entry, position)
         }
         return best == .max ? nil : best

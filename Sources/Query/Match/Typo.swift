@@ -12,9 +12,10 @@ extension MatchContext {
     }
 
     /// Adds typo hits to a term that had hits of its own (see `mayBeMisspelt`): exact hits
-    /// still rank first, typos count.
-    func addTypos(_ term: Term, into hits: HitMap) {
-        searchTypos(term, besideSubstrings: false, into: hits)
+    /// still rank first, typos count. `asShare`: on a share of the budget, running out of it
+    /// ending the typo search only (for a query that has results without them).
+    func addTypos(_ term: Term, asShare: Bool, into hits: HitMap) {
+        searchTypos(term, besideSubstrings: asShare, into: hits)
     }
 
     /// The contract's typo budget: 1 edit from 4 characters, 2 from 8.
@@ -88,6 +89,47 @@ extension MatchContext {
                             restriction: restriction, queryTransliterated: false, typos: match.distance, into: hits)
             }
             if hits.count > hitsBefore { return }
+        }
+    }
+
+    /// Whether a term is itself a whole word of some name or field (its text is a key):
+    /// such a term is taken as typed (no typo candidates beside its hits, no hits inside
+    /// words of names in other languages). `located`: its text located already.
+    func isWholeWord(_ term: Term, _ located: TermNode?) -> Bool {
+        guard let located = located ?? locate(term), let node = located.node else { return false }
+        return index.keyEqualToPrefix(of: node, length: located.length) != nil
+    }
+
+    /// Typo hits of a run of terms read as one word (`text`, their texts run together: "perish
+    /// sog" as "perishsog"), within the budget of its length: the names whose run-together
+    /// form (a whole name's compact form, or a one-word name) is that near, or starts so,
+    /// recorded in each of the run's terms' `maps` as typo hits (so that the run's names have
+    /// every term). On a share of the budget's typo steps, like a term that has hits.
+    func addRunTypos(_ text: String, into maps: [HitMap]) {
+        let scalars = text.unicodeScalars.map(\.value)
+        let edits = Self.editBudget(scalars.count)
+        let steps = budget.typoSteps, share = min(steps - 1, Self.typoStepsBesideSubstrings)
+        guard edits > 0, share > 0 else { return }
+        budget.typoSteps = share
+        defer { budget.typoSteps = steps - (share - max(0, budget.typoSteps)) }
+        let display = UInt32(displayLanguage)
+        for allowed in 1...edits {
+            var found = false
+            for match in index.typoMatches(scalars, maxEdits: allowed, steps: &budget.typoSteps) {
+                budget.postings -= Int(index.postingStart[match.keys.upperBound] - index.postingStart[match.keys.lowerBound])
+                for key in match.keys {
+                    let exact = index.keys.length(key) == match.length
+                    for p in index.postingRange(key: key) {
+                        let raw = index.postings[p]
+                        let role = (raw >> 1) & 7
+                        guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
+                        let hit = Hit(raw: Hit.raw(posting: raw, exact: exact, display: display, typos: UInt32(match.distance)))
+                        for map in maps { map.record(Int(raw >> 8), hit) }
+                        found = true
+                    }
+                }
+            }
+            if found { return }
         }
     }
 }

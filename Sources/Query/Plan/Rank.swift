@@ -206,18 +206,42 @@ extension SearchEngine {
             intersect(slots, excluded: excluded, filters: filters, kindMask: kindMask, context: context,
                       favourites: options.favourites, into: &candidates)
         }
-        let misspelt = candidates.isEmpty && slots.count > 1 ? slots.indices.filter { context.mayBeMisspelt(parsed.term(slots[$0].clause)) } : []
-        if !misspelt.isEmpty {
-            // Nothing has every term: let each term that may be misspelt also match within
-            // its typo budget ("fier dragon"; a word read on candidates only is matched in
-            // full first). Type names as written get no typos: "ground grass" being typed,
-            // with no name starting "grass" of a ground type, stays empty rather than turning
-            // two types into other words.
+        // Typos on every term of several (or of a term of several words), while the exact
+        // hits do not fill the page asked for (a page that is full never shows a typo
+        // candidate, which ranks below every exact hit: typical queries pay nothing). Each
+        // term that may be misspelt also matches within its typo budget, whether or not it
+        // has hits of its own ("arma veil": "arma" starts other names), but for a term that
+        // is itself a whole word of some name, taken as typed ("ttar", "mega"), unless
+        // nothing has every term ("fier dragon"). Type names as written get no typos: "ground
+        // grass" being typed, with no name starting "grass" of a ground type, stays empty
+        // rather than turning two types into other words; nor do numbers. A word read on
+        // candidates only is matched in full first. One term alone keeps its hits (its typos
+        // are matched only where it starts no key: `match`), so that the trie's lists answer
+        // one-word searches; a completion's terms get typos only when nothing has every term.
+        let wanted = max(0, min(options.offset, SearchOptions.maxOffset)) + max(0, min(options.limit, SearchOptions.maxLimit))
+        let nothingTogether = candidates.isEmpty && slots.count > 1
+        // (A term of several words, typed with punctuation inside, is words enough.)
+        let severalWords = slots.count > 1 || slots.first.map { parsed.term($0.clause).shape == .phrase } ?? false
+        let pageFilled = !severalWords || completion || Self.strongCount(candidates, slots, upTo: wanted) >= wanted
+        let typedAsMeant = pageFilled ? [] : slots.map { context.isWholeWord(parsed.term($0.clause), $0.located) }
+        let misspelt = pageFilled && !nothingTogether ? [] : slots.indices.filter { slot in
+            !parsed.isID(slots[slot].clause) && context.mayBeMisspelt(parsed.term(slots[slot].clause))
+                && (nothingTogether || !typedAsMeant[slot])
+        }
+        // Runs of terms read as one word, where nothing has every term or a term of the run
+        // is no word as typed.
+        let runs = pageFilled ? []
+            : Self.runs(slots, of: parsed).filter { run in nothingTogether || run.slots.contains { !typedAsMeant[$0] } }
+        if !misspelt.isEmpty || !runs.isEmpty {
             for slot in slots.indices where slots[slot].readOnCandidates { try matchInFull(slot) }
             for slot in misspelt {
                 let term = parsed.term(slots[slot].clause)
-                context.addTypos(term, into: slots[slot].hits!)
+                context.addTypos(term, asShare: !nothingTogether, into: slots[slot].hits!)
                 if context.budget.isSpent { throw Self.tooBroad(term) }
+            }
+            for run in runs {
+                context.addRunTypos(run.text, into: run.slots.map { slots[$0].hits! })
+                if context.budget.isSpent { throw Self.tooBroad(parsed.term(slots[run.slots[0]].clause)) }
             }
             intersect(slots, excluded: excluded, filters: filters, kindMask: kindMask, context: context,
                       favourites: options.favourites, into: &candidates)
@@ -241,6 +265,50 @@ extension SearchEngine {
         }
         if slots.isEmpty && !textScores.isEmpty { Self.rankByTextScore(&ranked, textScores) }
         return (ranked, options.explain ? slots.map { TermHits(term: parsed.term($0.clause), hits: $0.hits!) } : [])
+    }
+
+    /// How many of the candidates (`upTo` at most) have no term matched as a typo would
+    /// (inside a foreign name's word, or a foreign field's word it only starts): hits that
+    /// fill a page before typo candidates, which rank with those.
+    static func strongCount(_ candidates: [Int32], _ slots: [TermSlot], upTo wanted: Int) -> Int {
+        var count = 0
+        for candidate in candidates where count < wanted {
+            if slots.allSatisfy({ HitRank.typos($0.hits!.best[Int(candidate)] >> 8) == 0 }) { count += 1 }
+        }
+        return count
+    }
+
+    /// The runs of a query's terms that may be one name's words mistyped together (the
+    /// contract's Typos: "perish sog", "tye null", "woo-chien"): each two or three consecutive
+    /// word terms, and each term of several words (a phrase, its parts as typed), with their
+    /// text run together and the slots whose hits their typo matches join.
+    static func runs(_ slots: [TermSlot], of parsed: ParsedQuery) -> [(text: String, slots: [Int])] {
+        var runs: [(text: String, slots: [Int])] = []
+        func words(_ slot: Int) -> String? {
+            guard case .term(let term) = parsed.clauses[slots[slot].clause].clause else {
+                if case .unknownFilter(let term, _) = parsed.clauses[slots[slot].clause].clause, term.shape == .word { return term.text }
+                return nil
+            }
+            switch term.shape {
+            case .word, .wholeWord: return term.text
+            case .phrase: return Folding.compact(term.text)
+            case .wildcard: return nil
+            }
+        }
+        for first in slots.indices {
+            guard let text = words(first) else { continue }
+            if case .term(let term) = parsed.clauses[slots[first].clause].clause, term.shape == .phrase {
+                runs.append((text, [first]))
+            }
+            var joined = text, members = [first]
+            for next in first + 1..<min(first + 3, slots.count) {
+                guard slots[next].clause == slots[members.last!].clause + 1, let more = words(next) else { break }
+                joined += more
+                members.append(next)
+                runs.append((joined, members))
+            }
+        }
+        return runs
     }
 
     static func tooBroad(_ term: Term) -> QueryError {

@@ -123,9 +123,8 @@ extension SearchEngine {
         added.reserveCapacity(2 * wanted)
         added.append(contentsOf: index.tops.entries[index.tops.fields(node)])
         let keyRange = index.nodeKeys(node)
-        if let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count) {
-            added.addWholeWords(of: exactKey, in: index)
-        }
+        let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count)
+        if let exactKey { added.addWholeWords(of: exactKey, in: index) }
         var total = Int(index.tops.distinctDocs[node])
         if Self.isLongEnoughForSubstrings(bytes) {
             // Names containing the word further in: ranked with the list (a document
@@ -139,13 +138,22 @@ extension SearchEngine {
             let found = hitMaps.take()
             defer { hitMaps.giveBack(found) }
             added.reserveCapacity(2 * wanted)
+            let latinWord = !bytes.contains { $0 >= 0x80 }
+            // (Asked once a hit is inside a foreign name's word: see `MatchContext.matchText`.)
+            var namesAnEntity: Bool? = nil
+            func isNamingAnEntity() -> Bool {
+                if namesAnEntity == nil { namesAnEntity = exactKey.map(index.isNeutralName) ?? false }
+                return namesAnEntity!
+            }
             // A key holding the word further in, first at `offset` (after a space: at a later
             // word's start).
             func addNames(of key: Int, offset: Int, afterSpace: Bool) {
                 let position = IndexSnapshot.containment(offset: offset, afterSpace: afterSpace)
                 for p in index.postingRange(key: key) {
                     let raw = index.postings[p]
-                    guard Posting.isWholeName(raw) else { continue }
+                    guard Posting.holdsInside(raw, latinTerm: latinWord) else { continue }
+                    // (A word equal to a slug or synonym: no hit inside a foreign name's word.)
+                    if position == .substring, Posting.languageMiss(raw, display: PrefixTops.language) != 0, isNamingAnEntity() { continue }
                     found.record(Int(raw >> 8), Hit(raw: 0))
                     if let position {
                         let entry = Self.insideEntry(raw, position)
