@@ -36,6 +36,8 @@ struct TyposOnEveryTermTests {
         first("Charizard-Mega-X", "pokemon:charizard-mega-x"), first("Raticate-Alola", "pokemon:raticate-alola"),
         // A run-together word matches the words it runs together.
         first("ironvaliant", "pokemon:iron-valiant"), first("farfetchd", "pokemon:farfetchd"),
+        // A number written with leading zeros is also a name's word as written.
+        first("Data Card 01", "item:data-card-01"), first("Scheda Dati 09", "item:data-card-09"),
     ]
 
     @Test(arguments: cases)

@@ -17,8 +17,8 @@ extension MatchContext {
             case .term(let term) where term.shape == .word || term.shape == .wholeWord:
                 // (Contiguous on Linux, where there are no bridged strings.)
                 return term.text.utf8.withContiguousStorageIfAvailable(body) ?? Array(term.text.utf8).withUnsafeBufferPointer(body)
-            case .id(let id, _):
-                var text = String(id)
+            case .id(let id, _, let written):
+                var text = written.isEmpty ? String(id) : written
                 return text.withUTF8(body)
             default:
                 return nil

@@ -112,7 +112,7 @@ extension SearchEngine {
                                      position: term.position, part: term.raw)
                 }
                 if negated { excluded.append(hits) } else { slots.append(TermSlot(clause: clause, hits: hits)) }
-            case .id(let id, _):
+            case .id(let id, _, _):
                 let hits = context.lease.newMap()
                 for doc in docs(withID: id).lazy.map(Int.init) {
                     let posting = Posting(doc: doc, language: Posting.noLanguage, role: .whole, transliterated: false)

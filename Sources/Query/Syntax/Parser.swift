@@ -82,7 +82,7 @@ public enum QueryParser {
                 guard start >= 0 else { return true }
                 let raw = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
                 if digitsOnly, let number = Int(raw) {
-                    result.clauses.append(QueryClause(.id(number, position: startScalar)))
+                    result.clauses.append(QueryClause(.id(number, position: startScalar, written: Self.written(raw, number))))
                 } else if lettersAndDigits {
                     // ASCII letters and digits fold by lowering the capitals (without any, the
                     // word is its own folding: one string, not two).
@@ -137,7 +137,7 @@ public enum QueryParser {
         // breaking cost a filter query much of its time).
         let bytes = text.utf8
         // Bare number: id lookup.
-        if let number = Int(text), bytes.allSatisfy({ $0 < 0x80 }) { return .id(number, position: position) }
+        if let number = Int(text), bytes.allSatisfy({ $0 < 0x80 }) { return .id(number, position: position, written: written(text, number)) }
         // @xx:term
         if bytes.first == UInt8(ascii: "@"), let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
             let code = String(text[bytes.index(after: text.startIndex)..<colon])
@@ -177,7 +177,9 @@ public enum QueryParser {
             if let kind = kindPrefixes[name] {
                 query.clauses.append(QueryClause(.filter(.kind(kind), position: position, part: text)))
                 // A kind followed by a number is that kind's id ("pokemon:1", "move:85").
-                if let number = Int(value), value.utf8.allSatisfy({ $0 < 0x80 }) { return .id(number, position: position + name.count + 1) }
+                if let number = Int(value), value.utf8.allSatisfy({ $0 < 0x80 }) {
+                    return .id(number, position: position + name.count + 1, written: written(value, number))
+                }
                 return try term(value, raw: value, position: position + name.count + 1)
             }
             if let column = numericFilters[name] {
@@ -245,6 +247,10 @@ public enum QueryParser {
 
     /// A term from raw text: folded; a wildcard if it has `*` or `?`; a phrase if it folds to
     /// several words. Nil when nothing searchable is left (a lone "-" or "!").
+    /// A number's digits as typed where they differ from the number's own ("01"), else empty
+    /// (`Clause.id`).
+    static func written(_ text: String, _ number: Int) -> String { text == String(number) ? "" : text }
+
     static func term(_ text: String, raw: String, position: Int) throws -> Clause? {
         try termValue(text, raw: raw, position: position).map(Clause.term)
     }

@@ -75,7 +75,9 @@ public enum Filter: Sendable, Equatable {
 
 public enum Clause: Sendable, Equatable {
     case term(Term)
-    case id(Int, position: Int)
+    /// A bare number; `written`: its digits as typed where they are not the number's own
+    /// ("01": "Data Card 01" is a name's words), else empty.
+    case id(Int, position: Int, written: String = "")
     case filter(Filter, position: Int, part: String)
     /// `name:value` with an unknown filter name: searched as a phrase ("Typ:Null" is a
     /// German name), an error if that finds nothing.
@@ -121,7 +123,9 @@ public struct ParsedQuery: Sendable, Equatable {
     func term(_ index: Int) -> Term {
         switch clauses[index].clause {
         case .term(let term), .unknownFilter(let term, _): return term
-        case .id(let id, let position): return Term(text: String(id), raw: String(id), shape: .word, language: nil, position: position)
+        case .id(let id, let position, let written):
+            let text = written.isEmpty ? String(id) : written
+            return Term(text: text, raw: text, shape: .word, language: nil, position: position)
         case .filter: preconditionFailure("clause \(index) is a filter, not a term")
         }
     }
