@@ -19,7 +19,7 @@ public enum Converter {
     public static func convert(csvDirectory directory: URL, showdownAliases: String?) throws -> (tables: CorpusTables, unmapped: String) {
         var tables = try convert(csvDirectory: directory)
         let showdown = try showdownAliases.map { try ShowdownAliases.synonyms(from: $0, corpus: tables) }
-        tables.tables["synonyms"] = Synonyms.table(FormWords.synonyms + (showdown?.synonyms ?? []))
+        tables.tables["synonyms"] = Synonyms.table(FormWords.synonyms + CuratedSynonyms.synonyms + (showdown?.synonyms ?? []))
         return (tables, showdown?.report ?? "")
     }
 
@@ -76,7 +76,7 @@ struct Reader {
             "pokemon": pokemon, "species": species, "evolutions": evolutions, "moves": moves, "items": items,
             "abilities": abilities, "types": types, "type_efficacy": efficacy,
             "form_names": try FormNameTable.build(languages: languages) { try csv($0) },
-            "synonyms": Synonyms.table(FormWords.synonyms),
+            "synonyms": Synonyms.table(FormWords.synonyms + CuratedSynonyms.synonyms),
         ])
         var vocabulary = vocab
         try addDetails(to: &tables, vocab: &vocabulary, names: &names, languages: languages)

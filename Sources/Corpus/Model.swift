@@ -57,7 +57,7 @@ public struct Synonym: Sendable, Equatable, Hashable {
     public var kind: String
     public var slug: String
     /// Where it comes from: `showdown` (Pokémon Showdown's nicknames), `showdown-japanese`
-    /// (its Japanese names in romaji), `form-word`, or `user`.
+    /// (its Japanese names in romaji), `form-word`, `pokesearch` (`CuratedSynonyms`), or `user`.
     public var source: String
 
     public static let wordKind = "word"

@@ -129,10 +129,18 @@ public enum HitRank {
 
     /// The bits of a hit: `typos` edits, `miss` 1 outside the display language, `whole` for a
     /// whole word, at `position` (a `Position` raw value). A hit inside a word of a name in
-    /// another language counts one typo (the words and typo rules).
+    /// another language, or on the start of a field's word in another language, counts one
+    /// typo (the words and typo rules): weak evidence ("arma veil": Donphan's Italian genus
+    /// starts with "arma"; "bulk ut": a French item category starts with "ut").
     @inline(__always) public static func of(typos: UInt32 = 0, miss: UInt32, whole: Bool, position: UInt32) -> UInt32 {
-        let weak: UInt32 = position == Position.substring.rawValue ? miss : 0
+        let weak: UInt32 = isWeakPlace(whole: whole, position: position) ? miss : 0
         return (typos + weak) << typoShift | miss << languageShift | (whole ? 0 : 1) << wholeShift | position
+    }
+
+    /// Whether a hit at `position` is weak evidence when outside the display language: inside
+    /// a word of a name, or a field's word that is not whole.
+    @inline(__always) static func isWeakPlace(whole: Bool, position: UInt32) -> Bool {
+        position == Position.substring.rawValue || (position >= Position.field.rawValue && !whole)
     }
 
     /// The bits of a hit on a posting (`raw`, or any value with a posting's low byte) of a
@@ -141,10 +149,17 @@ public enum HitRank {
     /// tones and long vowels (破殼 is "po ke", compact "poke"), so a query equal to one is no
     /// closer than a prefix ("poke" ranked Shell Smash above Poké Ball, "cha" Tea (茶) above
     /// Charmander).
+    ///
+    /// A name of no language (a slug, a synonym) counts as the display language's when the
+    /// term is all of it or one of its words, and as another language's when the term only
+    /// starts it: "pikachuu" starts Unova Cap Pikachu's slug run together
+    /// ("pikachuunovacap"), which says less than Pikachu's romaji name, "pikachuu" whole.
     @inline(__always) public static func of(posting raw: UInt32, exact: Bool, display: UInt32, typos: UInt32 = 0) -> UInt32 {
         let exact = exact && raw & 1 == 0
-        return of(typos: typos, miss: Posting.languageMiss(raw, display: display), whole: exact,
-                  position: Position.of(role: (raw >> 1) & 7, exact: exact))
+        let role = (raw >> 1) & 7
+        let languageless: UInt32 = !exact && role != KeyRole.field.rawValue && (raw >> 4) & 15 == Posting.noLanguage ? 1 : 0
+        return of(typos: typos, miss: Posting.languageMiss(raw, display: display) | languageless, whole: exact,
+                  position: Position.of(role: role, exact: exact))
     }
 
     /// The same for a name holding the term further in, at `position` (a later word's start,
@@ -154,8 +169,11 @@ public enum HitRank {
     }
 
     @inline(__always) public static func typos(_ rank: UInt32) -> UInt32 { rank >> typoShift }
-    /// Whether a hit is inside a word of a name in another language (counted as a typo).
-    @inline(__always) public static func isWeak(_ rank: UInt32) -> Bool { position(rank) == Position.substring.rawValue && miss(rank) != 0 }
+    /// Whether a hit is weak evidence (inside a word of a name, or a field's word not whole,
+    /// in another language): counted as a typo.
+    @inline(__always) public static func isWeak(_ rank: UInt32) -> Bool {
+        isWeakPlace(whole: isWhole(rank), position: position(rank)) && miss(rank) != 0
+    }
     /// The edits of a hit (its typos but the one a weak hit counts).
     @inline(__always) public static func edits(_ rank: UInt32) -> UInt32 { typos(rank) - (isWeak(rank) ? 1 : 0) }
     @inline(__always) public static func miss(_ rank: UInt32) -> UInt32 { (rank >> languageShift) & 1 }

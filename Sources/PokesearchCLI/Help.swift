@@ -60,7 +60,17 @@ enum Help {
         """
 
     static let topics: [String: String] = [
-        "search": "pokesearch [search] QUERY... [--limit N] [--offset N] [--kind K] [--lang L] [--sort FIELD [--desc]] [--json] [--explain] [--no-server]\n  Every term must match; see `pokesearch --help` for the query language.",
+        "search": """
+            pokesearch [search] QUERY... [--limit N] [--offset N] [--kind K] [--lang L] [--sort FIELD [--desc]] [--json] [--explain] [--no-server]
+              Every term must match; see `pokesearch --help` for the query language.
+              Punctuation inside a term matches its parts and their run-together form
+              (Porygon-Z, porygonz, Type: Null, Mr. Mime); terms run together too (thunder bolt,
+              poke ball). Typos: 1 from 4 letters, 2 from 8, on every term of several, ranked
+              below exact hits and tried only while these do not fill the page (arma veil →
+              Aroma Veil); a run of short words counts its letters together (perish sog →
+              Perish Song, stone nxe → Stone Axe). A word that is a name's word is taken as typed.
+              --explain says which synonym matched (ttar: synonym ttar → Tyranitar).
+            """,
         "complete": "pokesearch complete PREFIX [-n N] [-l L] [-k K] [-j] [--slugs] [--no-server]\n  Suggestions for the text being typed: the last word is a prefix of a name word (after other words,\n  also a type, ability... typed out: \"fire dragon\"), earlier words must match whole words of a name\n  or of a type, ability, genus, colour or habitat (\"fire char\").",
         "ingest": "pokesearch ingest [--csv DIR | --api [URL]] [--quiet]\n  Rebuilds the database aside and swaps it in atomically; favourites and history are kept.\n  Default source: the bundled corpus. --csv reads a PokeAPI CSV directory (data/v2/csv), or downloads\n  its tables from an http(s) URL. --api syncs from PokeAPI's REST API (default https://pokeapi.co/api/v2):\n  responses are cached in the database, a second sync asks only for what changed, an interrupted one resumes.\n  Progress goes to stderr (--quiet: none). POKESEARCH_HTTP_TIMEOUT, POKESEARCH_HTTP_ATTEMPTS and\n  POKESEARCH_HTTP_BACKOFF tune the per-request timeout, the tries per URL and the first retry delay.",
         "show": "pokesearch show NAME|SLUG|ID|KIND:SLUG [-k K] [-l L] [-j] [--no-sprite]\n  --kind narrows a name several kinds share (`show metronome -k move`). On a terminal, a Pokémon's sprite\n  cached by `pokesearch sprite` is drawn beside the page (never when piped; --no-sprite: never).\n  One entity in detail: a number is an id (the Pokémon first), else a slug or an exact name in any language.\n  A name several kinds share (metronome) lists them and exits 1; pick one with KIND:SLUG (`show move:metronome`).",

@@ -60,7 +60,7 @@ import Testing
     /// Found by fuzz-protocol (`SEARCH` + 3194 × "a"): typo matching a term thousands of
     /// letters long walks the trie for seconds (over 5 s in the fuzz build). No name is that
     /// long, so such a term can only find nothing; it must do so at once. FAILS until the
-    /// typo search bounds the term length (Sources/Index/Lookup.swift, TypoSearch).
+    /// typo search bounds the term length (Sources/Index/Trie/Lookup.swift, TypoSearch).
     /// The bound under test is the 5 s per search checked below; the time limit only stops a
     /// hang, and leaves room for waiting on the shared fixture (the first user of
     /// `Fixture.engine` ingests the database) and for the cores the other tests take: under

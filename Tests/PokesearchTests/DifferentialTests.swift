@@ -62,7 +62,21 @@ struct DifferentialTests {
         options.limit = SearchOptions.maxLimit
         options.explain = true
         var compared = 0
-        for term in try Self.generatedTerms(count: 400) {
+        // What FTS5 finds inside a compact form, or inside a foreign name for a term that is
+        // a slug or synonym, the engine leaves out by rule (docs/RANKING.md): a Latin term
+        // inside a compact form is across two words ("ttar" in "cufanttarnish"), and a term
+        // equal to a slug or synonym names its entity. Those terms' names are read to tell.
+        let names = Dictionary(grouping: try store.readFoldedNames(), by: \.doc)
+        let neutralNames = Set(names.values.joined().filter { Language.neutralCodes.contains($0.language) }.flatMap { [$0.folded, $0.compact] })
+        func insideAName(_ term: String, doc: Int) -> Bool {
+            let latin = term.unicodeScalars.allSatisfy(\.isASCII)
+            return (names[doc] ?? []).contains { name in
+                let compacts = [name.compact] + (name.translit.map { [Folding.compact($0)] } ?? [])
+                return ([name.folded] + (name.translit.map { [$0] } ?? [])).contains { $0.contains(term) }
+                    || compacts.contains { $0.hasPrefix(term) || (!latin && $0.contains(term)) }
+            }
+        }
+        for term in try Self.generatedTerms(count: 400) where !neutralNames.contains(term) {
             let response = try Fixture.engine.search(term, options: options)
             guard response.total <= SearchOptions.maxLimit else { continue }
             // (A piece of a name found only inside names also matches names within its typo
@@ -71,7 +85,8 @@ struct DifferentialTests {
             // every document FTS5 finds is among all the engine's.)
             let all = Set(response.results.map(\.doc))
             let engine = Set(response.results.filter { $0.explanation.allSatisfy { $0.typos == 0 } }.map(\.doc))
-            let oracle = try store.fullTextNameMatches(term).union(try store.fullTextFieldMatches(term))
+            let fieldMatches = try store.fullTextFieldMatches(term)
+            let oracle = try store.fullTextNameMatches(term).filter { insideAName(term, doc: $0) }.union(fieldMatches)
             #expect(engine.isSubset(of: oracle) && oracle.isSubset(of: all), "'\(term)': engine only \(engine.subtracting(oracle).prefix(5).map { Fixture.engine.index.slug($0) }), FTS5 only \(oracle.subtracting(all).prefix(5).map { Fixture.engine.index.slug($0) })")
             compared += 1
         }

@@ -62,15 +62,13 @@ struct IndexSnapshotTests {
     static func rebuilt(nodes: [TrieNode]? = nil, nodeByte: [UInt8]? = nil, nodePaths: NodePaths? = nil, suffixes: SuffixArray? = nil,
                         symbolNames: SymbolNames? = nil) -> IndexSnapshot {
         let index = Fixture.engine.index
-        return IndexSnapshot(
-            docCount: index.docCount, docKind: index.docKind, docID: index.docID, docFlags: index.docFlags, slugs: index.slugs,
-            nameStart: index.nameStart, nameLanguage: index.nameLanguage, nameTexts: index.nameTexts, docTypes: index.docTypes,
-            abilityStart: index.abilityStart, abilityRefs: index.abilityRefs, docColor: index.docColor, docHabitat: index.docHabitat,
-            numbers: index.numbers, typeSlugs: index.typeSlugs, colorSlugs: index.colorSlugs, habitatSlugs: index.habitatSlugs,
-            abilitySlugByID: index.abilitySlugByID, keys: index.keys, postingStart: index.postingStart, postings: index.postings,
-            trieNodes: nodes ?? index.trieNodes, nodeByte: nodeByte ?? index.nodeByte, nodePaths: nodePaths ?? index.nodePaths, suffixes: suffixes ?? index.suffixes, tops: index.tops,
-            symbolNames: symbolNames ?? index.symbolNames, cards: index.cards, slugOrder: index.slugOrder,
-            buildMilliseconds: index.buildMilliseconds)
+        var keys = index.keyParts
+        keys.trieNodes = nodes ?? keys.trieNodes
+        keys.nodeByte = nodeByte ?? keys.nodeByte
+        keys.nodePaths = nodePaths ?? keys.nodePaths
+        return IndexSnapshot(documents: index.documentParts, names: index.nameParts, vocabulary: index.vocabulary, keys: keys,
+                             suffixes: suffixes ?? index.suffixes, tops: index.tops, symbolNames: symbolNames ?? index.symbolNames,
+                             cards: index.cards, buildMilliseconds: index.buildMilliseconds)
     }
 
     /// Every node the table holds (at least `NodePaths.minimumDepth` deep, its path starting

@@ -19,7 +19,7 @@ struct ProjectFilesTests {
         + ((try? FileManager.default.contentsOfDirectory(atPath: Fixture.root.appendingPathComponent("docs").path)) ?? [])
             .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
 
-    /// Every path into the checkout a document names (`Sources/Index/Lookup.swift`,
+    /// Every path into the checkout a document names (`Sources/Index/Trie/Lookup.swift`,
     /// `scripts/pgo.sh`, `docs/PROTOCOL.md`, a link `(DEVELOPERS.md)`) exists, so that a
     /// renamed or deleted file shows up as a stale document. A path stops at the first
     /// character that cannot be in one (`Benchmarks/runs/<date>.json` names Benchmarks/runs);

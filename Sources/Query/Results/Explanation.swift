@@ -18,6 +18,9 @@ public struct TermExplanation: Sendable, Equatable {
     /// What it matched: a name, a name's word, or the field (type, ability, genus ...).
     public var role: String
     public var transliterated: Bool
+    /// The name a synonym the term matched stands for (a shipped nickname, a form word, a
+    /// user's own), nil when the term matched no synonym.
+    public var synonymOf: String? = nil
 
     /// One line: where the term matched (a name's whole, its first word, a later whole word,
     /// a prefix ...; or the field, whole word or prefix), the name's language, and the rest.
@@ -28,7 +31,8 @@ public struct TermExplanation: Sendable, Equatable {
         if let language { parts.append("(\(language))") }
         if transliterated { parts.append("via transliteration") }
         if typos > 0 { parts.append("typo \(typos)") }
-        if weak { parts.append("(inside a foreign word: ranked as a typo)") }
+        if weak { parts.append(isName ? "(inside a foreign word: ranked as a typo)" : "(part of a foreign word: ranked as a typo)") }
+        if let synonymOf { parts.append("synonym \(term) → \(synonymOf)") }
         return parts.joined(separator: " ")
     }
 }
@@ -40,7 +44,20 @@ extension SearchEngine {
         let role = hit.role == .field ? fieldMatched(term.text, doc: doc) : Self.roleLabel(hit.role)
         return TermExplanation(term: term.raw, matchClass: hit.matchClass, position: hit.position, wholeWord: hit.isWholeWord,
                                typos: hit.typos, weak: hit.isWeak, language: hit.language.map(Self.languageCode), role: role,
-                               transliterated: hit.isTransliterated)
+                               transliterated: hit.isTransliterated, synonymOf: synonymMatched(term, hit, doc: doc))
+    }
+
+    /// The document's name when a term's hit is on a synonym of it: a name of no language
+    /// (a slug or a synonym) that is not the document's slug (its words, whole or run
+    /// together).
+    func synonymMatched(_ term: Term, _ hit: Hit, doc: Int) -> String? {
+        // (A typo hit's key is not known here: it is not told.)
+        guard hit.role != .field, hit.language == nil, hit.typos == 0 else { return nil }
+        let slug = Folding.fold(index.slug(doc))
+        let text = Folding.compact(term.text)
+        let slugForms = [Folding.compact(slug)] + slug.split(separator: " ").map(String.init)
+        guard !slugForms.contains(where: { $0.hasPrefix(text) }) else { return nil }
+        return index.displayName(doc, language: Language.index(of: "en") ?? 0)
     }
 
     /// A language index's code, or what the index tags a name with beyond the languages.

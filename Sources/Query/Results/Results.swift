@@ -138,3 +138,19 @@ extension IndexSnapshot {
         }
     }
 }
+
+extension SearchEngine {
+    func results(_ window: ArraySlice<(key: UInt64, doc: Int)>, positives: [TermHits],
+                 options: SearchOptions) -> SearchResults {
+        let explanations = !options.explain ? [] : window.map { entry in
+            positives.compactMap { positive in positive.hits.hit(entry.doc).map { explanation(positive.term, $0, doc: entry.doc) } }
+        }
+        return SearchResults(index: index, language: options.language, window: window, explanations: explanations,
+                             decidingRules: options.explain ? decidingRules(window) : [])
+    }
+
+    /// One document as a result, as a search would list it (`fav`, `random`).
+    public func result(doc: Int, language: Int) -> SearchResult {
+        SearchResults(index: index, language: language, window: [(0, doc)], explanations: [], decidingRules: [])[0]
+    }
+}

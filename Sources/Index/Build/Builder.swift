@@ -41,15 +41,15 @@ public enum IndexBuilder {
         let trieNodes = TrieNode.records(childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,
                                          high: keyIndex.nodeKeyHigh)
         return IndexSnapshot(
-            docCount: docCount, docKind: d.docKind, docID: d.docID, docFlags: d.docFlags,
-            slugs: d.slugs, nameStart: d.nameStart, nameLanguage: d.nameLanguage,
-            nameTexts: d.nameTexts, docTypes: d.docTypes, abilityStart: d.abilityStart, abilityRefs: d.abilityRefs,
-            docColor: d.docColor, docHabitat: d.docHabitat, numbers: d.numbers, typeSlugs: d.typeSlugs, colorSlugs: d.colorSlugs,
-            habitatSlugs: d.habitatSlugs, abilitySlugByID: d.abilitySlugByID, keys: keyIndex.keys,
-            postingStart: keyIndex.postingStart, postings: keyIndex.postings,
-            trieNodes: trieNodes, nodeByte: trieLists.1, nodePaths: NodePaths.build(nodes: trieNodes, keys: keyIndex.keys),
-            suffixes: suffixes,
-            tops: trieLists.0, symbolNames: d.symbolNames, cards: d.cards, slugOrder: d.slugOrder,
+            documents: .init(docCount: docCount, docKind: d.docKind, docID: d.docID, docFlags: d.docFlags, slugs: d.slugs,
+                             slugOrder: d.slugOrder, docTypes: d.docTypes, abilityStart: d.abilityStart, abilityRefs: d.abilityRefs,
+                             docColor: d.docColor, docHabitat: d.docHabitat, numbers: d.numbers),
+            names: .init(nameStart: d.nameStart, nameLanguage: d.nameLanguage, nameTexts: d.nameTexts),
+            vocabulary: .init(typeSlugs: d.typeSlugs, colorSlugs: d.colorSlugs, habitatSlugs: d.habitatSlugs,
+                              abilitySlugByID: d.abilitySlugByID),
+            keys: .init(keys: keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings, trieNodes: trieNodes,
+                        nodeByte: trieLists.1, nodePaths: NodePaths.build(nodes: trieNodes, keys: keyIndex.keys)),
+            suffixes: suffixes, tops: trieLists.0, symbolNames: d.symbolNames, cards: d.cards,
             buildMilliseconds: (monotonicSeconds() - start) * 1000)
     }
 

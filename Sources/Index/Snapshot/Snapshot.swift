@@ -54,6 +54,17 @@ public struct Posting: Sendable, Hashable {
 
     /// The same, for a posting read.
     @inlinable public var isWholeName: Bool { Self.isWholeName(raw) }
+
+    /// Whether a term found inside the key of this posting (`raw`, or any value with a
+    /// posting's low byte) is inside a name: a whole name as written; a compact form only
+    /// for a term beyond ASCII (`latinTerm` false). Latin names space their words, and a
+    /// Latin term inside a compact form is across two of them ("ttar" inside
+    /// "cufanttarnish"); kana, hangul and han run their words together, the spaces in their
+    /// names are folded brackets ("マダムゴミノミノ" inside "ミノマダム (ゴミノミノ)").
+    @inline(__always) public static func holdsInside(_ raw: UInt32, latinTerm: Bool) -> Bool {
+        let role = (raw >> 1) & 7
+        return role == KeyRole.whole.rawValue || (role == KeyRole.compact.rawValue && !latinTerm)
+    }
 }
 
 /// One trie node, its fields side by side: a step down the trie reads one record, a
@@ -117,7 +128,8 @@ public final class IndexSnapshot: Sendable {
     /// 9: the names holding each symbol. 10: the suffix array's sample heads. 11: the nodes
     /// by their paths. 12: the lists ranked by the named rules, their names apart from their
     /// fields. 13: field words in their languages. 14: the kind `form` (kinds renumbered).
-    public static let formatVersion = 14
+    /// 15: a prefix of a name of no language ranked as another language's.
+    public static let formatVersion = 15
 
     // Documents
     public let docCount: Int
@@ -178,51 +190,83 @@ public final class IndexSnapshot: Sendable {
     /// Documents ordered by kind then slug bytes, for `doc(kind:slug:)`.
     public let slugOrder: [UInt32]
 
-    init(docCount: Int, docKind: [UInt8], docID: [Int32], docFlags: [UInt8], slugs: StringPool,
-         nameStart: [UInt32], nameLanguage: [UInt8], nameTexts: StringPool, docTypes: [UInt8],
-         abilityStart: [UInt32], abilityRefs: [UInt16], docColor: [UInt8], docHabitat: [UInt8], numbers: [[Int32]],
-         typeSlugs: [String], colorSlugs: [String], habitatSlugs: [String], abilitySlugByID: [Int32: String],
-         keys: StringPool, postingStart: [UInt32], postings: [UInt32],
-         trieNodes: [TrieNode], nodeByte: [UInt8], nodePaths: NodePaths,
-         suffixes: SuffixArray, tops: PrefixTops, symbolNames: SymbolNames, cards: DocCards, slugOrder: [UInt32],
-         buildMilliseconds: Double) {
-        self.docCount = docCount
-        self.docKind = docKind
-        self.docID = docID
-        self.docFlags = docFlags
-        self.slugs = slugs
-        self.nameStart = nameStart
-        self.nameLanguage = nameLanguage
-        self.nameTexts = nameTexts
-        self.docTypes = docTypes
-        self.abilityStart = abilityStart
-        self.abilityRefs = abilityRefs
-        self.docColor = docColor
-        self.docHabitat = docHabitat
-        self.numbers = numbers
-        self.typeSlugs = typeSlugs
-        foldedTypeSlugs = typeSlugs.map(Folding.fold)
-        foldedHabitatSlugs = habitatSlugs.map(Folding.fold)
-        abilityIDsByFoldedSlug = Dictionary(grouping: abilitySlugByID.keys) { Folding.fold(abilitySlugByID[$0]!) }
-        self.colorSlugs = colorSlugs
-        self.habitatSlugs = habitatSlugs
-        self.abilitySlugByID = abilitySlugByID
-        self.keys = keys
-        self.postingStart = postingStart
-        self.postings = postings
-        self.trieNodes = trieNodes
-        self.nodeByte = nodeByte
+    /// Each document's own facts (kinds, ids, flags, slugs, types, abilities, numbers), in
+    /// document order.
+    struct DocumentParts {
+        var docCount: Int
+        var docKind: [UInt8], docID: [Int32], docFlags: [UInt8], slugs: StringPool, slugOrder: [UInt32]
+        var docTypes: [UInt8], abilityStart: [UInt32], abilityRefs: [UInt16], docColor: [UInt8], docHabitat: [UInt8]
+        var numbers: [[Int32]]
+    }
+
+    /// Each document's display names in every language.
+    struct NameParts {
+        var nameStart: [UInt32], nameLanguage: [UInt8], nameTexts: StringPool
+    }
+
+    /// The slugs the documents' types, colours, habitats and abilities refer to by number.
+    struct Vocabulary {
+        var typeSlugs: [String], colorSlugs: [String], habitatSlugs: [String], abilitySlugByID: [Int32: String]
+    }
+
+    /// The sorted keys with their postings, and the radix trie over them.
+    struct KeyParts {
+        var keys: StringPool, postingStart: [UInt32], postings: [UInt32]
+        var trieNodes: [TrieNode], nodeByte: [UInt8], nodePaths: NodePaths
+    }
+
+    var documentParts: DocumentParts {
+        DocumentParts(docCount: docCount, docKind: docKind, docID: docID, docFlags: docFlags, slugs: slugs, slugOrder: slugOrder,
+                      docTypes: docTypes, abilityStart: abilityStart, abilityRefs: abilityRefs, docColor: docColor,
+                      docHabitat: docHabitat, numbers: numbers)
+    }
+    var nameParts: NameParts { NameParts(nameStart: nameStart, nameLanguage: nameLanguage, nameTexts: nameTexts) }
+    var vocabulary: Vocabulary {
+        Vocabulary(typeSlugs: typeSlugs, colorSlugs: colorSlugs, habitatSlugs: habitatSlugs, abilitySlugByID: abilitySlugByID)
+    }
+    var keyParts: KeyParts {
+        KeyParts(keys: keys, postingStart: postingStart, postings: postings, trieNodes: trieNodes, nodeByte: nodeByte, nodePaths: nodePaths)
+    }
+
+    init(documents d: DocumentParts, names: NameParts, vocabulary v: Vocabulary, keys k: KeyParts, suffixes: SuffixArray,
+         tops: PrefixTops, symbolNames: SymbolNames, cards: DocCards, buildMilliseconds: Double) {
+        docCount = d.docCount
+        docKind = d.docKind
+        docID = d.docID
+        docFlags = d.docFlags
+        slugs = d.slugs
+        slugOrder = d.slugOrder
+        nameStart = names.nameStart
+        nameLanguage = names.nameLanguage
+        nameTexts = names.nameTexts
+        docTypes = d.docTypes
+        abilityStart = d.abilityStart
+        abilityRefs = d.abilityRefs
+        docColor = d.docColor
+        docHabitat = d.docHabitat
+        numbers = d.numbers
+        typeSlugs = v.typeSlugs
+        foldedTypeSlugs = v.typeSlugs.map(Folding.fold)
+        foldedHabitatSlugs = v.habitatSlugs.map(Folding.fold)
+        abilityIDsByFoldedSlug = Dictionary(grouping: v.abilitySlugByID.keys) { Folding.fold(v.abilitySlugByID[$0]!) }
+        colorSlugs = v.colorSlugs
+        habitatSlugs = v.habitatSlugs
+        abilitySlugByID = v.abilitySlugByID
+        keys = k.keys
+        postingStart = k.postingStart
+        postings = k.postings
+        trieNodes = k.trieNodes
+        nodeByte = k.nodeByte
         var rootChild = [Int32](repeating: -1, count: 256)
         // (Made before a snapshot read from disk is checked: a child out of bounds is left out.)
-        for child in trieNodes.first?.children ?? 0..<0 where child < nodeByte.count { rootChild[Int(nodeByte[child])] = Int32(child) }
+        for child in k.trieNodes.first?.children ?? 0..<0 where child < k.nodeByte.count { rootChild[Int(k.nodeByte[child])] = Int32(child) }
         self.rootChild = rootChild
-        self.nodePaths = nodePaths
+        nodePaths = k.nodePaths
         self.suffixes = suffixes
         self.tops = tops
         self.symbolNames = symbolNames
         self.cards = cards
         self.buildMilliseconds = buildMilliseconds
-        self.slugOrder = slugOrder
     }
 
     static func nodeBytes(keys: StringPool, childStart: [UInt32], depth: [UInt16], low: [UInt32]) -> [UInt8] {

@@ -74,19 +74,19 @@ extension IndexSnapshot {
               slugOrder.count == docCount
         else { return nil }
         let snapshot = IndexSnapshot(
-            docCount: docCount, docKind: docKind, docID: docID, docFlags: docFlags, slugs: slugs, nameStart: nameStart,
-            nameLanguage: nameLanguage, nameTexts: nameTexts, docTypes: docTypes, abilityStart: abilityStart,
-            abilityRefs: abilityRefs, docColor: docColor, docHabitat: docHabitat, numbers: numbers, typeSlugs: typeSlugs,
-            colorSlugs: colorSlugs, habitatSlugs: habitatSlugs,
-            abilitySlugByID: Dictionary(uniqueKeysWithValues: zip(abilityIDs, abilitySlugs)),
-            keys: keys, postingStart: postingStart, postings: postings, trieNodes: trieNodes, nodeByte: nodeByte,
-            nodePaths: NodePaths(slots: pathSlots),
+            documents: .init(docCount: docCount, docKind: docKind, docID: docID, docFlags: docFlags, slugs: slugs, slugOrder: slugOrder,
+                             docTypes: docTypes, abilityStart: abilityStart, abilityRefs: abilityRefs, docColor: docColor,
+                             docHabitat: docHabitat, numbers: numbers),
+            names: .init(nameStart: nameStart, nameLanguage: nameLanguage, nameTexts: nameTexts),
+            vocabulary: .init(typeSlugs: typeSlugs, colorSlugs: colorSlugs, habitatSlugs: habitatSlugs,
+                              abilitySlugByID: Dictionary(uniqueKeysWithValues: zip(abilityIDs, abilitySlugs))),
+            keys: .init(keys: keys, postingStart: postingStart, postings: postings, trieNodes: trieNodes, nodeByte: nodeByte,
+                        nodePaths: NodePaths(slots: pathSlots)),
             suffixes: SuffixArray(text: suffixText, starts: suffixStarts, sampleHeads: sampleHeads),
             tops: PrefixTops(start: topStart, entries: topEntries, distinctDocs: topDistinct,
                              docKeyStart: docKeyStart, docPostings: docPostings),
             symbolNames: SymbolNames(scalars: symbolScalars, start: symbolStart, entries: symbolEntries),
             cards: DocCards(pool: cards),
-            slugOrder: slugOrder,
             buildMilliseconds: Double(bitPattern: buildBits))
         return snapshot.isConsistent ? snapshot : nil
     }

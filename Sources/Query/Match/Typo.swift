@@ -1,0 +1,135 @@
+import Corpus
+import Folding
+import Index
+
+extension MatchContext {
+    /// Whether a term that had hits of its own may still be a misspelling, for a query whose
+    /// terms found nothing together: a word term, unless it names a type as `type:` would take
+    /// it ("fire", "ground", "feuer": the words of most multi-term queries, meant as typed).
+    func mayBeMisspelt(_ term: Term) -> Bool {
+        guard term.shape == .word || term.shape == .wholeWord else { return false }
+        return typeNamed(term.text) == nil
+    }
+
+    /// Adds typo hits to a term that had hits of its own (see `mayBeMisspelt`): exact hits
+    /// still rank first, typos count. `asShare`: on a share of the budget, running out of it
+    /// ending the typo search only (for a query that has results without them).
+    func addTypos(_ term: Term, asShare: Bool, into hits: HitMap) {
+        searchTypos(term, besideSubstrings: asShare, into: hits)
+    }
+
+    /// The contract's typo budget: 1 edit from 4 characters, 2 from 8.
+    static func editBudget(_ length: Int) -> Int { length >= 8 ? 2 : length >= 4 ? 1 : 0 }
+
+    /// The typo steps a term with names holding it may take (see `match`).
+    static let typoStepsBesideSubstrings = 10_000
+
+    /// The typo search on the steps a term may take: a term found inside names
+    /// (`besideSubstrings`), whose typo hits rank below those anyway, a share of the budget (a
+    /// long kana piece within two edits reads much of the trie); a completion's term, every
+    /// step left, running out of them ending the typo search only; a search's term, the
+    /// budget, running out of it refusing the query.
+    func searchTypos(_ term: Term, besideSubstrings: Bool, into hits: HitMap) {
+        if besideSubstrings {
+            matchTypos(term, share: Self.typoStepsBesideSubstrings, into: hits)
+        } else if completion {
+            matchTypos(term, share: budget.typoSteps, into: hits)
+        } else {
+            matchTypos(term, into: hits)
+        }
+    }
+
+    /// The typo search on at most `share` of the budget's steps, whose running out ends the
+    /// typo search, not the query: one step is always left over. For a term whose typo hits
+    /// would rank below hits it has anyway, and for a completion, whose suggestions are
+    /// offered as the text is typed: a piece of a kana name that starts no word
+    /// ("マダムゴミノミノ"), two edits from thousands of paths, gets no suggestion rather than
+    /// an error. (A search's word that finds nothing else takes the whole budget, and is
+    /// refused as too broad when that runs out: its results would be incomplete.)
+    func matchTypos(_ term: Term, share: Int, into hits: HitMap) {
+        let steps = budget.typoSteps, share = min(steps - 1, share)
+        guard share > 0 else { return }
+        budget.typoSteps = share
+        matchTypos(term, into: hits)
+        budget.typoSteps = steps - (share - max(0, budget.typoSteps))
+    }
+
+    /// Typo hits, nearest first: one edit; two (for 8 characters and more) only when one
+    /// found no document more, since two-edit hits would rank below one-edit hits anyway and
+    /// a two-edit search costs many times as much.
+    func matchTypos(_ term: Term, into hits: HitMap) {
+        let restriction = term.language ?? languageRestriction
+        let fields = fields(term)
+        // A completion's word reads a range its node lists in full from the list, as it does
+        // the range of the word as typed (`namesListed`): a range repeats a name in each
+        // language that spells it alike ("pikchu" is an edit from "pikachu"'s range), which
+        // the list holds once (docs/PERFORMANCE.md has what it saved).
+        let listed = mayBeListed(term)
+        let scalars = term.text.unicodeScalars.map(\.value)
+        let hitsBefore = hits.count
+        for edits in 1...max(1, Self.editBudget(scalars.count)) where Self.editBudget(scalars.count) >= edits {
+            // A key within the edits is never the term itself: the range's names start within
+            // them (the prefix class). Its first key may be the very path the term was aligned
+            // with, the whole word within the edits ("dracofeu" is two from "dracaufeu"): its
+            // names rank as that word typed would, exact for a whole name, with those typos,
+            // above names that only start within them ("draco meteor").
+            for match in index.typoMatches(scalars, maxEdits: edits, steps: &budget.typoSteps) {
+                let first = match.keys.lowerBound
+                let whole = index.keys.length(first) == match.length
+                if listed, let names = allNames(match.node) {
+                    if whole {
+                        recordRange(first..<first + 1, length: match.length, wholeWord: false, phrase: false, fields: fields,
+                                    restriction: restriction, queryTransliterated: false, typos: match.distance, into: hits)
+                    }
+                    recordListed(names, typos: match.distance, into: hits)
+                    continue
+                }
+                // (In one pass: the whole word's key first, exact, the others as prefixes.)
+                recordRange(match.keys, length: whole ? match.length : nil, wholeWord: false, phrase: false, fields: fields,
+                            restriction: restriction, queryTransliterated: false, typos: match.distance, into: hits)
+            }
+            if hits.count > hitsBefore { return }
+        }
+    }
+
+    /// Whether a term is itself a whole word of some name or field (its text is a key):
+    /// such a term is taken as typed (no typo candidates beside its hits, no hits inside
+    /// words of names in other languages). `located`: its text located already.
+    func isWholeWord(_ term: Term, _ located: TermNode?) -> Bool {
+        guard let located = located ?? locate(term), let node = located.node else { return false }
+        return index.keyEqualToPrefix(of: node, length: located.length) != nil
+    }
+
+    /// Typo hits of a run of terms read as one word (`text`, their texts run together: "perish
+    /// sog" as "perishsog"), within the budget of its length: the names whose run-together
+    /// form (a whole name's compact form, or a one-word name) is that near, or starts so,
+    /// recorded in each of the run's terms' `maps` as typo hits (so that the run's names have
+    /// every term). On a share of the budget's typo steps, like a term that has hits.
+    func addRunTypos(_ text: String, into maps: [HitMap]) {
+        let scalars = text.unicodeScalars.map(\.value)
+        let edits = Self.editBudget(scalars.count)
+        let steps = budget.typoSteps, share = min(steps - 1, Self.typoStepsBesideSubstrings)
+        guard edits > 0, share > 0 else { return }
+        budget.typoSteps = share
+        defer { budget.typoSteps = steps - (share - max(0, budget.typoSteps)) }
+        let display = UInt32(displayLanguage)
+        for allowed in 1...edits {
+            var found = false
+            for match in index.typoMatches(scalars, maxEdits: allowed, steps: &budget.typoSteps) {
+                budget.postings -= Int(index.postingStart[match.keys.upperBound] - index.postingStart[match.keys.lowerBound])
+                for key in match.keys {
+                    let exact = index.keys.length(key) == match.length
+                    for p in index.postingRange(key: key) {
+                        let raw = index.postings[p]
+                        let role = (raw >> 1) & 7
+                        guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
+                        let hit = Hit(raw: Hit.raw(posting: raw, exact: exact, display: display, typos: UInt32(match.distance)))
+                        for map in maps { map.record(Int(raw >> 8), hit) }
+                        found = true
+                    }
+                }
+            }
+            if found { return }
+        }
+    }
+}

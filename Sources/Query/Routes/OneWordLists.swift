@@ -1,0 +1,336 @@
+import Corpus
+import Folding
+import Index
+
+extension SearchEngine {
+    /// The longest word `completionOfOneWord` takes (folded on the stack).
+    static let oneWordLength = 64
+
+    /// What `completionOfOneWord` or `searchOfOneWord` made of a text.
+    enum OneWordAnswer<Answer> {
+        /// The answer, from the trie's lists.
+        case answered(Answer)
+        /// One word the lists cannot answer (misspelt, past their window or their display
+        /// language): its term, as the parser makes it, for the ranking to match.
+        case unanswered(Term)
+        /// Anything else, for the parser.
+        case notOneWord
+    }
+
+    typealias OneWordCompletion = OneWordAnswer<ArraySlice<(key: UInt64, doc: Int)>>
+
+    /// A completion of one word being typed (the parser's simple term: letters and digits,
+    /// accented Latin, kana, hangul, han; or such words joined by punctuation, a phrase),
+    /// answered from the trie node's list as the parsed query would be (`answerFromTops`,
+    /// `completionOfPhrase`), folded on the stack without parsing: the parser's
+    /// term, its two strings and its array of clauses were almost half of such a completion's
+    /// instructions (docs/PERFORMANCE.md). Where the lists cannot answer,
+    /// the word's term is made from its folding, not parsed again (a misspelt word's
+    /// completion, "giraitna", spent a large share of its work parsing it, and looking
+    /// for its list a second time).
+    func completionOfOneWord(_ text: String, limit: Int, language: Int) -> OneWordCompletion {
+        let wanted = max(1, min(limit, SearchOptions.maxLimit))
+        let listsRank = Self.listsRank(language: language, wanted: wanted)
+        return withFoldedWord(text) { folded, words, bytes -> OneWordCompletion in
+            if listsRank, let answer = words > 1 ? completionOfPhrase(folded, wanted: wanted)
+                : answerFromTops(word: folded, wanted: wanted, offset: 0, completion: true) {
+                return .answered(answer.window)
+            }
+            return .unanswered(Self.term(folded: folded, words: words, bytes: bytes))
+        } ?? .notOneWord
+    }
+
+    /// The parser's term of a text that is one word, from its folding (see `withFoldedWord`).
+    static func term(folded: UnsafeBufferPointer<UInt8>, words: Int, bytes: UnsafeBufferPointer<UInt8>) -> Term {
+        Term(text: String(decoding: folded, as: UTF8.self), raw: String(decoding: bytes, as: UTF8.self),
+             shape: words > 1 ? .phrase : .word, language: nil, position: 0)
+    }
+
+    /// A search of one word (as `completionOfOneWord` takes it) answered from the trie node's
+    /// list as the parsed query would be (`answerFromTops`), the word folded on the stack
+    /// without parsing: the parser's term, its strings and its clauses were a large share of
+    /// a one-word search's instructions (docs/PERFORMANCE.md has the count on the benchmark's
+    /// one-word names). Where the lists cannot answer (options they do not rank, a phrase,
+    /// no name starting with the word: substrings, typos), its term, made from the folding.
+    func searchOfOneWord(_ query: String, options: SearchOptions) -> OneWordAnswer<RankedWindow> {
+        let limit = max(0, min(options.limit, SearchOptions.maxLimit))
+        let offset = max(0, min(options.offset, SearchOptions.maxOffset))
+        let listsAnswer = options.sort == .relevance && !options.explain && options.kinds.isEmpty
+            && Self.listsRank(language: options.language, wanted: offset + limit)
+        return withFoldedWord(query) { folded, words, bytes -> OneWordAnswer<RankedWindow> in
+            if listsAnswer, words == 1, let answer = answerFromTops(word: folded, wanted: offset + limit, offset: offset, completion: false) {
+                return .answered(answer)
+            }
+            return .unanswered(Self.term(folded: folded, words: words, bytes: bytes))
+        } ?? .notOneWord
+    }
+
+    /// Calls `body` with the folding of a text that is one word (`QueryParser.foldedWord`:
+    /// how the parser folds its only term), how many words that folding holds, and the text's
+    /// bytes, all in place (the folding on the stack); nil when the text is anything else.
+    func withFoldedWord<Result>(_ text: String, _ body: (_ folded: UnsafeBufferPointer<UInt8>, _ words: Int,
+                                                         _ bytes: UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count <= Self.oneWordLength else { return nil }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Folding.byScalarCapacity(bytes.count)) { output in
+                guard let (count, words) = QueryParser.foldedWord(bytes, into: output) else { return nil }
+                return body(UnsafeBufferPointer(rebasing: output[..<count]), words, bytes)
+            }
+        }
+    }
+
+    /// A one-word query (the word being typed) answered from the best-first list of the trie
+    /// node it leads to, without reading the key range: the list's documents, the exact key's
+    /// whole names upgraded, and for a search the names containing the word further in; the
+    /// total from the node's document count plus those substring matches outside the range.
+    /// Nil when the list cannot answer exactly (another display language, kinds, sorting,
+    /// explanations, a page past the list, no key starting with the word: then typos and
+    /// transliteration are the full ranking's). A completion's total is not counted
+    /// (completions show only their window).
+    func answerFromTops(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool) -> RankedWindow? {
+        guard options.sort == .relevance, !options.explain, options.kinds.isEmpty, parsed.language == nil,
+              parsed.clauses.count == 1, !parsed.clauses[0].negated,
+              case .term(let term) = parsed.clauses[0].clause, term.shape == .word, term.language == nil else { return nil }
+        let limit = max(0, min(options.limit, SearchOptions.maxLimit))
+        let offset = max(0, min(options.offset, SearchOptions.maxOffset))
+        guard Self.listsRank(language: options.language, wanted: offset + limit) else { return nil }
+        // The word's bytes in place (a short word's on the stack), not copied into an array.
+        var word = term.text
+        return word.withUTF8 { answerFromTops(word: $0, wanted: offset + limit, offset: offset, completion: completion) }
+    }
+
+    /// Whether the trie's lists rank a window of `wanted` documents (a page's end) for a display
+    /// language: the language they were made for, and no further than they hold.
+    static func listsRank(language: Int, wanted: Int) -> Bool {
+        UInt32(language) == PrefixTops.language && wanted <= PrefixTops.capacity
+    }
+
+    /// The answer above for the word's bytes, `wanted` documents (the page's end) at most.
+    func answerFromTops(word bytes: UnsafeBufferPointer<UInt8>, wanted: Int, offset: Int, completion: Bool) -> RankedWindow? {
+        if completion {
+            guard let (node, list) = namesList(bytes, wanted: wanted) else { return nil }
+            return completionFromTops(list: list, node: node, length: bytes.count, wanted: wanted, offset: offset)
+        }
+        guard let node = index.prefixNode(bytes) else { return nil }
+        index.prefetchList(of: node)
+        // The node's list of names, and the entries the word adds to it: the list's fields,
+        // and the postings of the key equal to the word, whole words.
+        let list = index.tops.names(node)
+        // (Given room for two windows' worth where entries come: grown one at a time, the
+        // array cost more than the entries.)
+        var added: [UInt32] = []
+        added.reserveCapacity(2 * wanted)
+        added.append(contentsOf: index.tops.entries[index.tops.fields(node)])
+        let keyRange = index.nodeKeys(node)
+        let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count)
+        if let exactKey { added.addWholeWords(of: exactKey, in: index) }
+        var total = Int(index.tops.distinctDocs[node])
+        if Self.isLongEnoughForSubstrings(bytes) {
+            // Names containing the word further in: ranked with the list (a document
+            // listed for a field may rank higher by such a name), and counted once unless
+            // already in the range. The list holds distinct documents, best first: once it
+            // has the window's worth, an entry not below its last can enter no window
+            // (a common piece, "meg", has thousands, none of them needed).
+            var cutoff = list.count >= wanted && wanted > 0 ? index.tops.entries[list.lowerBound + wanted - 1] : .max
+            // The documents found, each once (a pooled map: no document-sized array to
+            // clear and scan per query).
+            let found = hitMaps.take()
+            defer { hitMaps.giveBack(found) }
+            added.reserveCapacity(2 * wanted)
+            let latinWord = !bytes.contains { $0 >= 0x80 }
+            // (Asked once a hit is inside a foreign name's word: see `MatchContext.matchText`.)
+            var namesAnEntity: Bool? = nil
+            func isNamingAnEntity() -> Bool {
+                if namesAnEntity == nil { namesAnEntity = exactKey.map(index.isNeutralName) ?? false }
+                return namesAnEntity!
+            }
+            // A key holding the word further in, first at `offset` (after a space: at a later
+            // word's start).
+            func addNames(of key: Int, offset: Int, afterSpace: Bool) {
+                let position = IndexSnapshot.containment(offset: offset, afterSpace: afterSpace)
+                for p in index.postingRange(key: key) {
+                    let raw = index.postings[p]
+                    guard Posting.holdsInside(raw, latinTerm: latinWord) else { continue }
+                    // (A word equal to a slug or synonym: no hit inside a foreign name's word.)
+                    if position == .substring, Posting.languageMiss(raw, display: PrefixTops.language) != 0, isNamingAnEntity() { continue }
+                    found.record(Int(raw >> 8), Hit(raw: 0))
+                    if let position {
+                        let entry = Self.insideEntry(raw, position)
+                        if entry < cutoff { added.append(entry) }
+                    }
+                }
+                if wanted > 0 && added.count >= 4 * wanted { keepWindowOfAdded() }
+            }
+            // Once the added entries are many (a short list: "end" is inside thousands of
+            // names), only the best entry of each of the window's worth of documents is
+            // kept: the last of those bounds what may still enter.
+            func keepWindowOfAdded() {
+                added.sort()
+                var kept: [UInt32] = []
+                kept.reserveCapacity(2 * wanted)
+                for entry in added where kept.count < wanted {
+                    let doc = PrefixTops.doc(entry)
+                    if !kept.contains(where: { PrefixTops.doc($0) == doc }) { kept.append(entry) }
+                }
+                added = kept
+                if kept.count == wanted { cutoff = min(cutoff, kept[wanted - 1]) }
+            }
+            index.forEachKeyContaining(bytes, skipping: keyRange, laterWords: false, addNames)
+            // Those outside the range: each looked up in its own postings, or, when the
+            // range has few postings beside the documents found ("end" is in thousands of
+            // names, few start with it), the range's documents marked first.
+            let rangePostings = Int(index.postingStart[keyRange.upperBound] - index.postingStart[keyRange.lowerBound])
+            if rangePostings <= 16 * found.count {
+                let inRange = hitMaps.take()
+                defer { hitMaps.giveBack(inRange) }
+                for p in Int(index.postingStart[keyRange.lowerBound])..<Int(index.postingStart[keyRange.upperBound]) {
+                    inRange.record(Int(index.postings[p] >> 8), Hit(raw: 0))
+                }
+                for doc in found.docs where !inRange.contains(Int(doc)) { total += 1 }
+            } else {
+                for doc in found.docs where !index.tops.hasKey(Int(doc), in: keyRange) { total += 1 }
+            }
+        }
+        return RankedWindow(window: merged(list: list, added: &added, wanted: wanted).dropFirst(offset), total: total)
+    }
+
+    /// The trie node a completion's folded text leads to, and its list of names, when that list
+    /// can give the completion's first `wanted` documents: it holds that many, or every name
+    /// of the node's range (a list ending in fields, or not full). Nil otherwise, or where no
+    /// key starts with the text.
+    func namesList(_ bytes: UnsafeBufferPointer<UInt8>, wanted: Int) -> (node: Int, list: Range<Int>)? {
+        guard let node = index.prefixNode(bytes) else { return nil }
+        index.prefetchList(of: node)
+        let list = index.tops.names(node)
+        guard !list.isEmpty, list.count >= wanted || list.count < PrefixTops.capacity else { return nil }
+        return (node, list)
+    }
+
+    /// The first `wanted` documents of a node's list and of entries found beside it (`added`,
+    /// any order), both as list entries: merged best first, each document at its best entry.
+    func merged(list: Range<Int>, added: inout [UInt32], wanted: Int) -> [(key: UInt64, doc: Int)] {
+        added.sort()
+        var window: [(key: UInt64, doc: Int)] = []
+        window.reserveCapacity(wanted)
+        var next = list.lowerBound, nextAdded = 0
+        while window.count < wanted {
+            let entry: UInt32
+            if next < list.upperBound && (nextAdded == added.count || index.tops.entries[next] <= added[nextAdded]) {
+                entry = index.tops.entries[next]
+                next += 1
+            } else if nextAdded < added.count {
+                entry = added[nextAdded]
+                nextAdded += 1
+            } else {
+                break
+            }
+            let doc = PrefixTops.doc(entry)
+            if window.contains(where: { $0.doc == doc }) { continue }
+            window.append((RankingKey.single(PrefixTops.rank(entry), doc: doc).raw, doc))
+        }
+        return window
+    }
+
+    /// A completion of a phrase typed as one word ("Multi-Attack", "Ho-Oh", "Nidoran♂": words
+    /// joined by what folds to a space), answered as its parsed term (`.phrase`) ranks: the
+    /// whole names starting with it (the node's list: a key holding a space is a whole name's),
+    /// those equal to it exact; the key equal to its compact form ("multiattack"), as a whole
+    /// word; the whole names where it starts a later word. Nil where the list cannot answer
+    /// (no name starts with it, or too few listed), for the parsed query to answer.
+    func completionOfPhrase(_ bytes: UnsafeBufferPointer<UInt8>, wanted: Int) -> RankedWindow? {
+        guard let (node, list) = namesList(bytes, wanted: wanted) else { return nil }
+        var added: [UInt32] = []
+        if let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count) {
+            for p in index.postingRange(key: exactKey) where Posting.isWholeName(index.postings[p]) {
+                added.append(PrefixTops.entry(posting: index.postings[p], exact: true))
+            }
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { compact in
+            let count = Folding.compact(bytes, into: compact)
+            guard let compactNode = index.prefixNode(UnsafeBufferPointer(rebasing: compact[..<count])),
+                  let key = index.keyEqualToPrefix(of: compactNode, length: count) else { return }
+            for p in index.postingRange(key: key) {
+                let raw = index.postings[p]
+                guard (raw >> 1) & 7 != KeyRole.field.rawValue else { continue }
+                added.append(PrefixTops.entry(posting: raw, exact: true))
+            }
+        }
+        index.forEachKeyContaining(bytes, skipping: index.nodeKeys(node)) { key, offset, afterSpace in
+            guard IndexSnapshot.containment(offset: offset, afterSpace: afterSpace) == .laterWordPrefix else { return }
+            for p in index.postingRange(key: key) where Posting.isWholeName(index.postings[p]) {
+                added.append(Self.insideEntry(index.postings[p], .laterWordPrefix))
+            }
+        }
+        return RankedWindow(window: merged(list: list, added: &added, wanted: wanted)[...], total: 0)
+    }
+
+    /// A completion's answer from a node's list of names (`list`): the list, best first,
+    /// merged with the postings of the key equal to the word (of `length` bytes, when the node
+    /// has it), whole words of names (the list has them as prefixes). Of those postings only
+    /// the best `wanted` documents can enter the window: they are kept on the stack, in order,
+    /// as the postings are read (no array to allocate and sort: a common word has hundreds of
+    /// postings, "pokemon" a later word of many names).
+    func completionFromTops(list: Range<Int>, node: Int, length: Int, wanted: Int, offset: Int) -> RankedWindow {
+        var window: [(key: UInt64, doc: Int)] = []
+        window.reserveCapacity(wanted)
+        let exactKey = index.keyEqualToPrefix(of: node, length: length)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: wanted) { best in
+            var count = 0
+            for p in exactKey.map(index.postingRange) ?? 0..<0 {
+                let raw = index.postings[p]
+                // (Names matched through their transliteration are listed already; a lone
+                // word being typed matches no field.)
+                guard raw & 1 == 0, (raw >> 1) & 7 != KeyRole.field.rawValue else { continue }
+                let entry = PrefixTops.entry(posting: raw, exact: true)
+                var at = count
+                if let same = best[..<count].firstIndex(where: { PrefixTops.doc($0) == PrefixTops.doc(entry) }) {
+                    guard entry < best[same] else { continue }
+                    at = same
+                } else if count == wanted {
+                    guard entry < best[count - 1] else { continue }
+                    at = count - 1
+                } else {
+                    count += 1
+                }
+                // Into its place, the entry at `at` (the same document's, or the last) dropped.
+                while at > 0 && best[at - 1] > entry {
+                    best[at] = best[at - 1]
+                    at -= 1
+                }
+                best[at] = entry
+            }
+            var next = list.lowerBound, nextBest = 0
+            while window.count < wanted && (next < list.upperBound || nextBest < count) {
+                let entry: UInt32
+                if next < list.upperBound && (nextBest == count || index.tops.entries[next] <= best[nextBest]) {
+                    entry = index.tops.entries[next]
+                    next += 1
+                } else {
+                    entry = best[nextBest]
+                    nextBest += 1
+                }
+                let doc = PrefixTops.doc(entry)
+                if !window.contains(where: { $0.doc == doc }) { window.append((RankingKey.single(PrefixTops.rank(entry), doc: doc).raw, doc)) }
+            }
+        }
+        return RankedWindow(window: window.dropFirst(offset), total: 0)
+    }
+
+    /// A list entry (`PrefixTops.entry`) of a whole name holding the word further in, at
+    /// `position`.
+    @inline(__always) static func insideEntry(_ posting: UInt32, _ position: Position) -> UInt32 {
+        PrefixTops.entry(rank: HitRank.inside(posting: posting, position: position.rawValue, display: PrefixTops.language),
+                         doc: posting >> 8)
+    }
+}
+
+extension [UInt32] {
+    /// Adds the postings of `key`, equal to a word, as list entries (`PrefixTops.entry`):
+    /// whole words (but names matched through their transliteration, listed already).
+    mutating func addWholeWords(of key: Int, in index: IndexSnapshot) {
+        for p in index.postingRange(key: key) where index.postings[p] & 1 == 0 {
+            append(PrefixTops.entry(posting: index.postings[p], exact: true))
+        }
+    }
+}
