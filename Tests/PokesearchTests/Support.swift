@@ -122,6 +122,23 @@ func pokesearch(_ arguments: [String], environment: [String: String] = [:], stdi
                stderr: try String(contentsOf: errURL, encoding: .utf8))
 }
 
+/// Runs `pokesearch` once for each of `commands`, all at the same time (a thread each): for
+/// commands that each wait out a timeout, so that the waits overlap. Their runs in order.
+func pokesearchAtOnce(_ commands: [[String]]) throws -> [Run] {
+    let runs = Locked([Int: Result<Run, any Error>]())
+    let finished = DispatchGroup()
+    for (i, arguments) in commands.enumerated() {
+        finished.enter()
+        Thread {
+            let run = Result { try pokesearch(arguments) }
+            runs.withLock { $0[i] = run }
+            finished.leave()
+        }.start()
+    }
+    finished.wait()
+    return try runs.withLock { runs in try commands.indices.map { try runs[$0]!.get() } }
+}
+
 /// Runs `process` to its end and returns its status and output. Both pipes are drained at
 /// once: a child that fills stderr (64 KiB, e.g. a sanitizer's reports) while stdout is
 /// being read would otherwise block forever.
