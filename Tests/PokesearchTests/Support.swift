@@ -41,10 +41,11 @@ enum Fixture {
     static let corpus: Corpus = try! Corpus(tables: corpusTables)
 
     /// One ingested database for the whole test run (ingest is the slow part of a debug
-    /// build); tests that write make their own.
+    /// build), as `pokesearch ingest` makes it from the bundled corpus; tests that write
+    /// make their own.
     static let database: String = {
         let path = temporaryDirectory("shared-db") + "/pokesearch.sqlite"
-        _ = try! Ingest.run(tables: corpusTables, source: "test corpus", databasePath: path)
+        _ = try! Ingest.run(tables: corpusTables, source: "bundled corpus", databasePath: path)
         return path
     }()
 
