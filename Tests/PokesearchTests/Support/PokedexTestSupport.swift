@@ -4,7 +4,7 @@ import Testing
 /// Runs the built `pokesearch` binary end to end, each test on its own copy of the tests'
 /// shared database (`Fixture.database`).
 struct PokedexHarness {
-    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let checkout = Fixture.root
     static let binary = Fixture.binary.path
 
     /// The ingested database every harness copies.

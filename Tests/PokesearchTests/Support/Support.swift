@@ -8,9 +8,9 @@ import Testing
 
 /// Paths and shared fixtures for the tests.
 enum Fixture {
-    /// The checkout: Tests/PokesearchTests/Support.swift → ../../
+    /// The checkout: Tests/PokesearchTests/Support/Support.swift → ../../../
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
     static let corpusDirectory = root.appendingPathComponent("corpus")
     /// PokeAPI's CSV tables beside the checkout, when this machine has them.
     static let sharedCSV = root.deletingLastPathComponent().appendingPathComponent("shared/pokeapi-csv")

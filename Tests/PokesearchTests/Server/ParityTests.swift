@@ -9,10 +9,10 @@ import Testing
 /// the server and encoded by the CLI.
 @Suite("Server parity")
 struct ParityTests {
-    /// The judged query set (Tests/PokesearchTests/Judged/, the first tab-separated field of
+    /// The judged query set (Tests/PokesearchTests/Query/Judged/, the first tab-separated field of
     /// each line that is not a comment) when it is there, else a representative list.
     static let queries: [String] = {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Judged")
+        let directory = JudgedQueryTests.directory
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
         var judged: [String] = []
         for file in files {

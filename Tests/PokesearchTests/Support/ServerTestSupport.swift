@@ -7,7 +7,7 @@ import Glibc
 
 /// The built binary, the shared test database and a running server, for the socket tests.
 enum ServerFixture {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = Fixture.root
     static let binary = Fixture.binary.path
 
     /// The database of the server tests: the tests' shared one. Tests that change the
