@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(name: "pokesearch-stress", dependencies: ["Catalog", "Query", "Index", "Server", "Locking"], path: "Benchmarks/pokesearch-stress"),
 
         .testTarget(name: "PokesearchTests", dependencies: ["Corpus", "Folding", "Store", "Index", "Query", "Catalog", "Server", "PokesearchCLI", "Sync", "BenchmarkSupport", "Locking", "Terminal", "Sprite"],
-                    exclude: ["Judged"]),
+                    exclude: ["Query/Judged"]),
     ],
     swiftLanguageModes: [.v6]
 )

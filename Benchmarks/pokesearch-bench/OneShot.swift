@@ -10,6 +10,8 @@ struct OneShotFigures {
     /// Page faults a run (minor and major), the same runs.
     var searchFaults: Samples
     var helloFaults: Samples
+    /// Page faults of `pokesearch --version`: its start without the index.
+    var versionFaults: Samples
 }
 
 enum OneShot {
@@ -26,17 +28,21 @@ enum OneShot {
         environment["POKESEARCH_SOCKET"] = directory.appendingPathComponent("no-server.sock").path
         environment["NO_COLOR"] = "1"
         var searches: [(nanoseconds: Double, pageFaults: Int)] = [], hellos: [(nanoseconds: Double, pageFaults: Int)] = []
+        var versions: [Int] = []
         for run in 0..<(runs + 3) {
             // Interleaved, so both see the same machine; three warm-up runs each.
             let search = try Processes.timedRun(pokesearch, ["fire dragon"], environment: environment)
             let start = try Processes.timedRun(hello.path, [], environment: environment)
+            let version = try Processes.timedRun(pokesearch, ["--version"], environment: environment)
             if run >= 3 {
                 searches.append(search)
                 hellos.append(start)
+                versions.append(version.pageFaults)
             }
         }
         return OneShotFigures(search: Samples(searches.map(\.nanoseconds)), hello: Samples(hellos.map(\.nanoseconds)),
                               searchFaults: Samples(searches.map { Double($0.pageFaults) }),
-                              helloFaults: Samples(hellos.map { Double($0.pageFaults) }))
+                              helloFaults: Samples(hellos.map { Double($0.pageFaults) }),
+                              versionFaults: Samples(versions.map(Double.init)))
     }
 }

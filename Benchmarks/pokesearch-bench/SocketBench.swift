@@ -15,6 +15,11 @@ struct SocketFigures {
     var serverResidentBytes: Double
     /// The server's VmRSS once its index is in (it has answered one PING), before the measured requests.
     var serverResidentAtStart: Double
+    /// The server's index in transparent huge pages once it is in (AnonHugePages), and once
+    /// a RELOAD (after the measured requests) has replaced it; its VmRSS then.
+    var serverHugePagesAtStart: Double
+    var serverHugePagesReloaded: Double
+    var serverResidentReloaded: Double
     /// Pipelined PING: the server's own cost per request, with no engine work.
     var pingRequestsPerSecond: Double
     /// Pipelined COMPLETE of one fixed cheap prefix (`SocketBench.fixedPrefix`): the server's
@@ -64,7 +69,9 @@ enum SocketBench {
         let first = try ClientConnection(serverSocket)
         try first.roundTrip(Array("PING\n".utf8))
         first.close()
-        let residentAtStart = residentBytes(of: "\(server.processIdentifier)") ?? .nan
+        let pid = "\(server.processIdentifier)"
+        let residentAtStart = residentBytes(of: pid) ?? .nan
+        let hugePagesAtStart = residentBytes(of: pid, field: "AnonHugePages", file: "smaps_rollup") ?? .nan
 
         let previousCPUs = try pinProcess(to: "\(clientCPU)")
         defer { _ = try? pinProcess(to: previousCPUs) }
@@ -94,10 +101,23 @@ enum SocketBench {
         let pingRate = try pipelinedRate(serverSocket, Array(repeating: Array("PING\n".utf8), count: 64), pipelined.halved)
         let fixedRate = try pipelinedRate(serverSocket, Array(repeating: Array("COMPLETE \(fixedPrefix)\n".utf8), count: 64),
                                           pipelined.halved)
+        let resident = residentBytes(of: pid) ?? .nan
+        // RELOAD answers once the new index is in; the old one's pages go back when its last
+        // query is done, which may be a moment later.
+        let reloader = try ClientConnection(serverSocket)
+        try reloader.roundTrip(Array("RELOAD\n".utf8))
+        reloader.close()
+        var hugePagesReloaded = Double.nan
+        for _ in 0..<100 {
+            hugePagesReloaded = residentBytes(of: pid, field: "AnonHugePages", file: "smaps_rollup") ?? .nan
+            if !(hugePagesReloaded > 0) { break }
+            usleep(100_000)
+        }
         return SocketFigures(roundTrip: Samples(serverTimes), echoRoundTrip: Samples(echoTimes),
                              requestsPerSecond: requestsPerSecond, echoRequestsPerSecond: echoRequestsPerSecond,
-                             serverResidentBytes: residentBytes(of: "\(server.processIdentifier)") ?? .nan,
-                             serverResidentAtStart: residentAtStart, pingRequestsPerSecond: pingRate,
+                             serverResidentBytes: resident, serverResidentAtStart: residentAtStart,
+                             serverHugePagesAtStart: hugePagesAtStart, serverHugePagesReloaded: hugePagesReloaded,
+                             serverResidentReloaded: residentBytes(of: pid) ?? .nan, pingRequestsPerSecond: pingRate,
                              fixedRequestsPerSecond: fixedRate, serverCPU: serverCPU)
     }
 

@@ -37,15 +37,23 @@ struct Samples {
     }
 }
 
-/// Resident memory of a process (`self` or a pid) from /proc/PID/status, in bytes.
-func residentBytes(of process: String = "self", field: String = "VmRSS") -> Double? {
-    guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return nil }
+/// Resident memory of a process (`self` or a pid) from /proc/PID/status (or another of its
+/// files in the same `Name: N kB` form, such as smaps_rollup), in bytes.
+func residentBytes(of process: String = "self", field: String = "VmRSS", file: String = "status") -> Double? {
+    guard let status = try? String(contentsOfFile: "/proc/\(process)/\(file)", encoding: .utf8) else { return nil }
     for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
         let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Double($0) }
         return kilobytes.map { $0 * 1024 }
     }
     return nil
 }
+
+/// Whether this machine hands out transparent huge pages (`madvise` or `always`): where it
+/// does not, the index cannot land in them and their figures have no goal.
+let transparentHugePagesAvailable: Bool = {
+    guard let setting = try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8) else { return false }
+    return !setting.contains("[never]")
+}()
 
 /// The load average over the last minute, to say how busy the machine was.
 func loadAverage() -> Double {

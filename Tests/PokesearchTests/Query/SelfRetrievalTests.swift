@@ -6,11 +6,6 @@ import Locking
 import Query
 import Testing
 
-extension Tag {
-    /// Runs the engine over the whole corpus (every name, every slug): minutes, not seconds.
-    @Tag static var exhaustive: Self
-}
-
 /// Every entity is found by each of its names in every language (by a reader of that
 /// language), its slug as written and its slug run together: within the top 3, and first
 /// where no other entity has that name (issue 40, item 7). Prints the figures per kind and per language, and the ambiguous names.

@@ -156,8 +156,8 @@ struct CLITests {
     /// The environment is read from `environ` as `getenv` reads it: a name given twice is
     /// its first entry.
     @Test func aNameSetTwiceInTheEnvironmentIsItsFirst() throws {
-        let run = try spawned(["charizard", "--limit", "1", "--db", db], environment: ["POKESEARCH_LANG=fr", "POKESEARCH_LANG=de"])
-        #expect(run.stdout.contains("Dracaufeu"), "\(run.stdout)")
+        let stdout = try spawned(["charizard", "--limit", "1", "--db", db], environment: ["POKESEARCH_LANG=fr", "POKESEARCH_LANG=de"])
+        #expect(stdout.contains("Dracaufeu"), "\(stdout)")
     }
 
     @Test func historyIsRecordedUnlessTurnedOff() throws {
@@ -201,8 +201,8 @@ struct ColourTests {
 }
 
 /// One run of the built binary with exactly these environment entries (`environ` as given,
-/// a name twice if so), through posix_spawn and wait4: its page faults and its output.
-func spawned(_ arguments: [String], environment: [String] = []) throws -> (pageFaults: Int, stdout: String) {
+/// a name twice if so), through posix_spawn: its output.
+func spawned(_ arguments: [String], environment: [String] = []) throws -> String {
     let words = [Fixture.binary.path] + arguments
     let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
     let entries = ["POKESEARCH_NO_HISTORY=1", "POKESEARCH_SOCKET=/nonexistent/pokesearch-test.sock", "NO_COLOR=1"] + environment
@@ -216,57 +216,8 @@ func spawned(_ arguments: [String], environment: [String] = []) throws -> (pageF
     posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     var pid: pid_t = 0, status: Int32 = 0
-    var usage = rusage()
     try #require(posix_spawn(&pid, Fixture.binary.path, &actions, nil, argv, envp) == 0)
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     try #require(status == 0, "\(arguments) exited with \(status)")
-    return (usage.ru_minflt + usage.ru_majflt, try String(contentsOfFile: output, encoding: .utf8))
-}
-
-/// Where transparent huge pages are available (`madvise` or `always`) and malloc is glibc's
-/// (a sanitizer build brings its own).
-let hugePagesAvailable: Bool = {
-    guard let setting = try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8) else { return false }
-    return !setting.contains("[never]") && Fixture.sanitizerEnvironment.isEmpty
-}()
-
-@Suite("Index memory")
-struct IndexMemoryTests {
-    /// The page faults of one run of the built binary (posix_spawn and wait4).
-    func pageFaults(_ arguments: [String]) throws -> Int { try spawned(arguments).pageFaults }
-
-    /// A one-shot command copies the whole index into fresh memory: in 4 KB pages a fault
-    /// each (3,100 of them, a third of a one-shot search's time); in the huge pages
-    /// IndexMemory readies, a handful. In the debug build: about 1,400 faults against 820
-    /// for `--version`; with the preparation left out 4,345 (checked: the test fails).
-    @Test(.enabled(if: hugePagesAvailable, "transparent huge pages are off here (or this is a sanitizer build)"))
-    func theIndexLandsInHugePages() throws {
-        let store = try Store(path: Fixture.database, readOnly: true)
-        let indexPages = try #require(try store.indexSnapshotBlob(format: IndexSnapshot.formatVersion)).count / 4096
-        let start = try (0..<3).map { _ in try pageFaults(["--version"]) }.min()!
-        let search = try (0..<3).map { _ in try pageFaults(["fire dragon", "--db", Fixture.database]) }.min()!
-        #expect(search - start < indexPages / 2, "\(search) page faults for a search, \(start) to start, \(indexPages) pages of index")
-    }
-
-    /// A field of /proc/PID/smaps_rollup, in kB.
-    func memoryField(_ name: String, of pid: Int32) throws -> Int {
-        let text = try String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)
-        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(name + ":") })
-        return try #require(Int(line.split(separator: " ")[1]))
-    }
-
-    /// The server starts with its index in huge pages too, and hands them back when a RELOAD
-    /// replaces it (the new one is in 4 KB pages: see IndexMemory) without growing.
-    @Test(.enabled(if: hugePagesAvailable, "transparent huge pages are off here (or this is a sanitizer build)"))
-    func theServersFirstIndexIsInHugePagesUntilReplaced() throws {
-        let server = try RunningServer()
-        let pid = server.process.processIdentifier
-        #expect(try memoryField("AnonHugePages", of: pid) >= 8 * 1024, "most of the 13 MB index in 2 MB pages")
-        let resident = try memoryField("Rss", of: pid)
-        let client = try TestClient(path: server.socketPath, timeoutSeconds: 120)
-        #expect(try client.requestJSON("RELOAD")["ok"] as? Bool == true)
-        #expect(try settled(at: 0, within: 20) { try memoryField("AnonHugePages", of: pid) } == 0)
-        #expect(try memoryField("Rss", of: pid) < resident + resident / 10)
-        #expect(try client.request("COMPLETE pika").contains("Pikachu"))
-    }
+    return try String(contentsOfFile: output, encoding: .utf8)
 }

@@ -1,28 +1,14 @@
 import Foundation
 import Testing
 
-/// Runs the built `pokesearch` binary end to end, each test on its own copy of a database
-/// ingested once from the bundled corpus (an ingest takes seconds in a debug build).
+/// Runs the built `pokesearch` binary end to end, each test on its own copy of the tests'
+/// shared database (`Fixture.database`).
 struct PokedexHarness {
-    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let checkout = Fixture.root
     static let binary = Fixture.binary.path
 
-    /// The ingested database every harness copies, built on first use.
-    static let template: Result<String, TemplateError> = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pokedex-template-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("template.sqlite").path
-        let run = PokedexHarness.execute(["--db", path, "ingest", "--quiet"], environment: [:], directory: directory)
-        // Removed when the test process ends: every test has copied it by then.
-        atexit {
-            if case .success(let path) = PokedexHarness.template {
-                try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
-            }
-        }
-        return run.status == 0 ? .success(path) : .failure(TemplateError(message: run.stderr))
-    }()
-
-    struct TemplateError: Error { var message: String }
+    /// The ingested database every harness copies.
+    static let template: Result<String, any Error> = .success(Fixture.database)
 
     let directory: URL
     var database: String { directory.appendingPathComponent("pokesearch.sqlite").path }

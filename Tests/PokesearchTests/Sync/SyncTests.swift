@@ -9,7 +9,7 @@ import Testing
 /// The live-API sync, end to end: the built binary against a local PokeAPI-shaped server.
 /// (Build first: `swift build`, then `swift test --filter Sync`.)
 @Suite struct SyncTests {
-    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let checkout = Fixture.root
     static let binary = Fixture.binary.path
 
     struct Run {

@@ -8,9 +8,9 @@ import Testing
 
 /// Paths and shared fixtures for the tests.
 enum Fixture {
-    /// The checkout: Tests/PokesearchTests/Support.swift → ../../
+    /// The checkout: Tests/PokesearchTests/Support/Support.swift → ../../../
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
     static let corpusDirectory = root.appendingPathComponent("corpus")
     /// PokeAPI's CSV tables beside the checkout, when this machine has them.
     static let sharedCSV = root.deletingLastPathComponent().appendingPathComponent("shared/pokeapi-csv")
@@ -41,10 +41,11 @@ enum Fixture {
     static let corpus: Corpus = try! Corpus(tables: corpusTables)
 
     /// One ingested database for the whole test run (ingest is the slow part of a debug
-    /// build); tests that write make their own.
+    /// build), as `pokesearch ingest` makes it from the bundled corpus; tests that write
+    /// make their own.
     static let database: String = {
         let path = temporaryDirectory("shared-db") + "/pokesearch.sqlite"
-        _ = try! Ingest.run(tables: corpusTables, source: "test corpus", databasePath: path)
+        _ = try! Ingest.run(tables: corpusTables, source: "bundled corpus", databasePath: path)
         return path
     }()
 
@@ -120,6 +121,23 @@ func pokesearch(_ arguments: [String], environment: [String: String] = [:], stdi
     defer { try? FileManager.default.removeItem(atPath: directory) }
     return Run(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, stdout: try String(contentsOf: outURL, encoding: .utf8),
                stderr: try String(contentsOf: errURL, encoding: .utf8))
+}
+
+/// Runs `pokesearch` once for each of `commands`, all at the same time (a thread each): for
+/// commands that each wait out a timeout, so that the waits overlap. Their runs in order.
+func pokesearchAtOnce(_ commands: [[String]]) throws -> [Run] {
+    let runs = Locked([Int: Result<Run, any Error>]())
+    let finished = DispatchGroup()
+    for (i, arguments) in commands.enumerated() {
+        finished.enter()
+        Thread {
+            let run = Result { try pokesearch(arguments) }
+            runs.withLock { $0[i] = run }
+            finished.leave()
+        }.start()
+    }
+    finished.wait()
+    return try runs.withLock { runs in try commands.indices.map { try runs[$0]!.get() } }
 }
 
 /// Runs `process` to its end and returns its status and output. Both pipes are drained at

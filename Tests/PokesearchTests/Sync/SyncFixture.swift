@@ -6,8 +6,7 @@ import Foundation
 /// served as PokeAPI's REST API would serve it: absolute urls, offset/limit paging, names
 /// per language with PokeAPI's language ids.
 struct PokeAPIFixture {
-    static let corpusDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("corpus")
+    static let corpusDirectory = Fixture.corpusDirectory
     /// PokeAPI's language ids (languages.csv).
     static let languageIDs = ["ja-hrkt": 1, "ja-roma": 2, "ko": 3, "zh-hant": 4, "fr": 5, "de": 6, "es": 7, "it": 8, "en": 9,
                               "cs": 10, "ja": 11, "zh-hans": 12, "pt-br": 13, "es-419": 14]

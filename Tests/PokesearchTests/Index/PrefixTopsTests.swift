@@ -58,11 +58,11 @@ struct PrefixTopsTests {
         return (window, ranked.count)
     }
 
-    @Test func listsAnswerExactlyAsTheFullRanking() throws {
+    @Test(.tags(.exhaustive)) func listsAnswerExactlyAsTheFullRanking() throws {
         let engine = Fixture.engine
         var answered = (search: 0, completion: 0)
         var compared = 0
-        for query in try Self.prefixes() {
+        for query in Exhaustive.sample(try Self.prefixes(), oneIn: 8) {
             for completion in [false, true] {
                 guard let parsed = try? QueryParser.parse(query, lenient: completion) else { continue }
                 for (limit, offset) in [(20, 0), (8, 0), (10, 10)] {
@@ -83,13 +83,14 @@ struct PrefixTopsTests {
             }
         }
         // The lists answer most one-word queries; a shortcut that never fires tests nothing.
-        #expect(answered.search > 5_000 && answered.completion > 5_000, "answered \(answered)")
+        #expect(answered.search > Exhaustive.share(5_000, oneIn: 8) && answered.completion > Exhaustive.share(5_000, oneIn: 8), "answered \(answered)")
     }
 
     /// One word as typed: every prefix (Latin and other scripts) in lower case, with a
     /// capital and in capitals; phrases typed as one word; misspellings; and texts the
-    /// shortcuts of one word leave to the parser.
-    static func oneWordTexts() throws -> [String] {
+    /// shortcuts of one word leave to the parser (each of those, and a sample of the others
+    /// outside a full run).
+    static func oneWordTexts(oneIn sampling: Int) throws -> [String] {
         let words = try Self.prefixes()
         #expect(words.count > 5_000)
         let phrases = try Self.phrasePrefixes()
@@ -110,18 +111,18 @@ struct PrefixTopsTests {
             return [swapped, changed, dropped].map { String(String.UnicodeScalarView($0)) }
         }
         #expect(misspelt.count > 300)
-        return (words + phrases + misspelt + others).flatMap { word in
+        return (Exhaustive.sample(words + phrases + misspelt, oneIn: sampling) + others).flatMap { word in
             Array(Set([word, word.prefix(1).uppercased() + word.dropFirst(), word.uppercased()]))
         }
     }
 
     /// A one-word search is answered without parsing it (`searchOfOneWord`): exactly as
     /// parsed, its results and total, at several pages and languages.
-    @Test func oneWordsSearchAsParsed() throws {
+    @Test(.tags(.exhaustive)) func oneWordsSearchAsParsed() throws {
         let engine = Fixture.engine
         var shortcuts = 0, compared = 0
         // (Every third text: a search reads more than a completion.)
-        for (i, text) in try Self.oneWordTexts().enumerated() where i % 3 == 0 {
+        for (i, text) in try Self.oneWordTexts(oneIn: 10).enumerated() where i % 3 == 0 {
             for (limit, offset, language) in [(20, 0, 0), (10, 10, 0), (33, 0, 0), (20, 0, 1), (20, 0, -1)] {
                 var options = SearchOptions()
                 options.limit = limit
@@ -163,10 +164,10 @@ struct PrefixTopsTests {
 
     /// A word being typed is completed without parsing it: exactly as parsed. Every text of
     /// `oneWordTexts`, at several limits, in the lists' language and another.
-    @Test func oneWordsCompleteAsParsed() throws {
+    @Test(.tags(.exhaustive)) func oneWordsCompleteAsParsed() throws {
         let engine = Fixture.engine
         var shortcuts = 0, unanswered = 0, compared = 0
-        for text in try Self.oneWordTexts() {
+        for text in try Self.oneWordTexts(oneIn: 10) {
             for (limit, language) in [(8, 0), (1, 0), (32, 0), (33, 0), (8, 1)] {
                 let parsed = try? engine.completeParsed(text, limit: limit, language: language, kinds: [])
                 let completed = try? engine.complete(text, limit: limit, language: language)
@@ -188,7 +189,7 @@ struct PrefixTopsTests {
         }
         // The shortcut answers most of them; one that never fired would test nothing.
         #expect(shortcuts > compared / 2, "\(shortcuts) of \(compared) by the shortcut")
-        #expect(unanswered > 1_000, "\(unanswered) of \(compared) matched as a term made from the folding")
+        #expect(unanswered > Exhaustive.share(1_000, oneIn: 10), "\(unanswered) of \(compared) matched as a term made from the folding")
         for text in ["12", "pikachu ", "-pika", "mr mime", "★", "ア・イ", "a©b", "x😀", ""] {
             guard case .notOneWord = engine.completionOfOneWord(text, limit: 8, language: 0) else { Issue.record("'\(text)'"); continue }
         }
@@ -207,13 +208,14 @@ struct PrefixTopsTests {
     /// Texts of several words as a completion sees them typed: names of several words in
     /// every language, as written (raw) and folded, each from its second word's first letter
     /// on; a type or a word of a name and the start of a name ("fire char", "mega sc"); the
-    /// benchmark's completions of several words; and texts the shortcut leaves to the ranking.
-    static func wordsPrefixes() throws -> [String] {
+    /// benchmark's completions of several words; and texts the shortcut leaves to the ranking
+    /// (the names' texts sampled outside a full run).
+    static func wordsPrefixes(oneIn sampling: Int) throws -> [String] {
         let store = try Store(path: Fixture.database, readOnly: true)
         var seen = Set<String>()
         var texts: [String] = []
         func add(_ text: String) { if seen.insert(text).inserted { texts.append(text) } }
-        for (i, name) in try store.readFoldedNames().enumerated() where i % 5 == 0 {
+        for (i, name) in Exhaustive.sample(try store.readFoldedNames().enumerated().filter { $0.offset % 5 == 0 }, oneIn: sampling) {
             for form in [name.raw, name.folded] {
                 let words = form.split(separator: " ")
                 guard words.count > 1 else { continue }
@@ -245,10 +247,10 @@ struct PrefixTopsTests {
     /// Several words being typed are completed without parsing them (`completionOfWords`):
     /// exactly as parsed and ranked, at several limits, in the default display language and
     /// others.
-    @Test func wordsCompleteAsParsed() throws {
+    @Test(.tags(.exhaustive)) func wordsCompleteAsParsed() throws {
         let engine = Fixture.engine
-        let texts = try Self.wordsPrefixes()
-        #expect(texts.count > 10_000)
+        let texts = try Self.wordsPrefixes(oneIn: 8)
+        #expect(texts.count > Exhaustive.share(10_000, oneIn: 8))
         var shortcuts = 0, compared = 0
         for text in texts {
             for (limit, language) in [(8, 0), (1, 0), (40, 0), (8, 1), (8, 8)] {
@@ -279,11 +281,13 @@ struct PrefixTopsTests {
         let engine = Fixture.engine
         let index = engine.index
         let largest = Int(index.docID.max()!)
+        // (One scan of every document, grouped by id.)
+        var scanned: [Int: [Int32]] = [:]
+        for doc in 0..<index.docCount { scanned[Int(index.docID[doc]), default: []].append(Int32(doc)) }
         var found = 0
         for id in [-1, Int(Int32.max), Int(Int32.max) + 1, Int.max] + Array(0...(largest + 1)) {
-            let scanned = (0..<index.docCount).filter { Int(index.docID[$0]) == id }.map(Int32.init)
-            #expect(Array(engine.docs(withID: id)) == scanned, "id \(id)")
-            found += scanned.count
+            #expect(Array(engine.docs(withID: id)) == scanned[id] ?? [], "id \(id)")
+            found += scanned[id]?.count ?? 0
         }
         #expect(found == index.docCount)
     }
@@ -326,10 +330,11 @@ struct PrefixTopsTests {
         #expect(engine.answerFromTops(try QueryParser.parse("pikahcu"), options: SearchOptions(), completion: true) == nil)
     }
 
-    @Test func keyRangesAreTheKeysWithThePrefix() throws {
+    @Test(.tags(.exhaustive)) func keyRangesAreTheKeysWithThePrefix() throws {
         let index = Fixture.engine.index
         let keys = (0..<index.keys.count).map { Array(index.keys.bytes[index.keys.range($0)]) }
-        for prefix in try Self.prefixes().enumerated().filter({ $0.offset % 97 == 0 }).map(\.element) + ["zzzz", "a", "ピ"] {
+        let prefixes = try Self.prefixes().enumerated().filter({ $0.offset % 97 == 0 }).map(\.element)
+        for prefix in Exhaustive.sample(prefixes, oneIn: 8) + ["zzzz", "a", "ピ"] {
             let bytes = Array(prefix.utf8)
             let expected = keys.indices.filter { keys[$0].starts(with: bytes) }
             let range = index.keyRange(prefix: bytes)
@@ -491,10 +496,10 @@ struct DeferredWordTests {
         return queries
     }
 
-    @Test func deferredWordsRankAsFullMatches() throws {
+    @Test(.tags(.exhaustive)) func deferredWordsRankAsFullMatches() throws {
         let engine = Fixture.engine
         var compared = 0
-        for query in try Self.queries() {
+        for query in Exhaustive.sample(try Self.queries(), oneIn: 5) {
             for completion in [false, true] {
                 guard var parsed = try? QueryParser.parse(query, lenient: completion) else { continue }
                 if completion {
@@ -513,7 +518,7 @@ struct DeferredWordTests {
                 compared += 1
             }
         }
-        #expect(compared > 2_500)
+        #expect(compared > Exhaustive.share(2_500, oneIn: 5))
     }
 
     /// A completion's misspelt word (one edit in a word of four letters or more, alone or
@@ -612,29 +617,36 @@ struct TypoSearchTests {
     /// Fewest edits turning some prefix of `key` into `term`, or nil past `budget`.
     static func prefixDistance(_ key: [UInt32], _ term: [UInt32], budget: Int) -> Int? {
         let m = term.count
+        // (Three rows, reused: this runs on every key for each term.)
         var previous2 = [Int](repeating: 0, count: m + 1)
         var previous = Array(0...m)
+        var current = [Int](repeating: 0, count: m + 1)
         var best = previous[m]
         for i in 1...max(1, key.count) where i <= key.count {
-            var current = [Int](repeating: 0, count: m + 1)
             current[0] = i
+            var rowMinimum = i
             for j in 1...m {
                 let cost = key[i - 1] == term[j - 1] ? 0 : 1
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
                 if i > 1, j > 1, key[i - 1] == term[j - 2], key[i - 2] == term[j - 1] {
                     current[j] = min(current[j], previous2[j - 2] + 1)
                 }
+                rowMinimum = min(rowMinimum, current[j])
             }
             best = min(best, current[m])
-            if current.min()! > budget { break }
-            (previous2, previous) = (previous, current)
+            if rowMinimum > budget { break }
+            (previous2, previous, current) = (previous, current, previous2)
         }
         return best <= budget ? best : nil
     }
 
-    @Test func trieWalkFindsWhatABruteForceFinds() throws {
+    /// Every key's scalars, and its ASCII start (what an ASCII term is compared with), for
+    /// the brute forces: made once for all of them.
+    static let keyScalars = (0..<Fixture.engine.index.keys.count).map { Fixture.engine.index.keyString($0).unicodeScalars.map(\.value) }
+    static let keyASCIIStarts = keyScalars.map { Array($0.prefix { $0 < 0x80 }) }
+
+    @Test(.tags(.exhaustive)) func trieWalkFindsWhatABruteForceFinds() throws {
         let index = Fixture.engine.index
-        let keys = (0..<index.keys.count).map { index.keyString($0).unicodeScalars.map(\.value) }
         var generator = DifferentialTests.Generator(state: 4242)
         // Past one edit's budget, the walk follows the term byte by byte instead of stepping;
         // edits at the start and at the end of the term, where that begins and where it ends.
@@ -663,9 +675,8 @@ struct TypoSearchTests {
                 }
                 let asciiOnly = scalars.allSatisfy { $0 < 0x80 }
                 var expected: [Int: Int] = [:]
-                for (key, keyScalars) in keys.enumerated() {
-                    // An ASCII term is compared with the ASCII part of a key that starts the key.
-                    let comparable = asciiOnly ? Array(keyScalars.prefix { $0 < 0x80 }) : keyScalars
+                // An ASCII term is compared with the ASCII part of a key that starts the key.
+                for (key, comparable) in (asciiOnly ? Self.keyASCIIStarts : Self.keyScalars).enumerated() {
                     if let distance = Self.prefixDistance(comparable, scalars, budget: maxEdits) { expected[key] = distance }
                 }
                 #expect(found == expected, "'\(String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init))))' within \(maxEdits): \(found.count) found, \(expected.count) expected")
@@ -678,9 +689,9 @@ struct TypoSearchTests {
     /// measured once each: "thunder pnch" and "thnduerbolt" meet the same word in many keys,
     /// "pkoeball" and "xxxxball" more distinct ones, about 140 within one edit and 200 within
     /// two, than the table of those measured takes.)
-    @Test(arguments: ["cxxrizard", "xxpikachu", "agrhcomp", "mtreonoem", "levtiaet", "thnduerbolt", "lfetovesr",
-                      "ampahros", "bulbasuar", "xxxxxxxxx", "mr mmie", "leftvoers x", "rockrufff", "thunder pnch",
-                      "pkoeball", "xxxxball"])
+    @Test(.tags(.exhaustive), arguments: Exhaustive.sample(["cxxrizard", "xxpikachu", "agrhcomp", "mtreonoem", "levtiaet", "thnduerbolt", "lfetovesr",
+                                                            "ampahros", "bulbasuar", "xxxxxxxxx", "mr mmie", "leftvoers x", "rockrufff",
+                                                            "thunder pnch", "pkoeball", "xxxxball"], oneIn: 2))
     func splitSearchFindsWhatABruteForceFinds(_ word: String) throws {
         Self.expectSplitSearchMatchesBruteForce(word.unicodeScalars.map(\.value))
     }
@@ -731,11 +742,11 @@ struct TypoSearchTests {
 
     /// Seeded keys of eight to fourteen ASCII scalars with one or two random edits, most in
     /// the first half.
-    @Test func generatedTypoTermsMatchABruteForce() throws {
+    @Test(.tags(.exhaustive)) func generatedTypoTermsMatchABruteForce() throws {
         let index = Fixture.engine.index
         var generator = DifferentialTests.Generator(state: 77)
         var terms = 0
-        while terms < 20 {
+        while terms < Exhaustive.share(20, oneIn: 4) {
             var scalars = index.keyString(generator.below(index.keys.count)).unicodeScalars.map(\.value)
             guard (8...14).contains(scalars.count), scalars.allSatisfy({ $0 < 0x80 }) else { continue }
             for _ in 0...(terms % 2) {
@@ -802,7 +813,6 @@ struct TypoSearchTests {
     static func expectSplitSearchMatchesBruteForce(_ scalars: [UInt32]) {
         let index = Fixture.engine.index
         let word = String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init)))
-        let keys = (0..<index.keys.count).map { Array(index.keyString($0).unicodeScalars.map(\.value).prefix { $0 < 0x80 }) }
         for maxEdits in [1, 2] {
             var steps = Int.max
             var found: [Int: Int] = [:]
@@ -811,7 +821,7 @@ struct TypoSearchTests {
                 for key in match.keys { found[key] = min(found[key] ?? .max, match.distance) }
             }
             var expected: [Int: Int] = [:]
-            for (key, comparable) in keys.enumerated() {
+            for (key, comparable) in Self.keyASCIIStarts.enumerated() {
                 if let distance = Self.prefixDistance(comparable, scalars, budget: maxEdits) { expected[key] = distance }
             }
             #expect(found == expected, "'\(word)' within \(maxEdits): \(found.count) found, \(expected.count) expected; missing \(expected.keys.filter { found[$0] == nil }.prefix(5).map(index.keyString))")

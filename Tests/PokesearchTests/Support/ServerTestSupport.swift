@@ -7,17 +7,12 @@ import Glibc
 
 /// The built binary, the shared test database and a running server, for the socket tests.
 enum ServerFixture {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = Fixture.root
     static let binary = Fixture.binary.path
 
-    /// One database for all server tests (ingesting takes seconds), ingested on first use.
-    /// Tests that change the database make their own copy.
-    static let database: String = {
-        let path = temporaryDirectory() + "/pokesearch.sqlite"
-        let result = run(["ingest", "--quiet", "--db", path])
-        precondition(result.status == 0, "ingest failed: \(result.stderr)")
-        return path
-    }()
+    /// The database of the server tests: the tests' shared one. Tests that change the
+    /// database make their own copy.
+    static var database: String { Fixture.database }
 
     /// A new directory of its own for one test.
     static func temporaryDirectory() -> String { Fixture.temporaryDirectory("server") }
