@@ -32,6 +32,7 @@ extension SearchEngine {
     /// compare the two ways).
     func rank(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, deferring: Bool = true, lease: QueryLease? = nil) throws
         -> (ranked: [(key: UInt64, doc: Int)], positives: [TermHits]) {
+        var parsed = parsed
         let context = MatchContext(index: index, displayLanguage: options.language, languageRestriction: parsed.language,
                                    completion: completion, typedAfterOthers: completion && parsed.clauses.count > 1,
                                    readsLists: deferring, lease: lease ?? hitMaps.lease())
@@ -126,7 +127,17 @@ extension SearchEngine {
                 filters.append((.docs(Set(matches.keys.map(Int32.init))), negated))
                 if !negated, case .text = filter { textScores.merge(matches, uniquingKeysWith: +) }
             case .filter(let filter, let position, let part):
-                filters.append((try context.resolve(filter, position: position, part: part), negated))
+                do {
+                    filters.append((try context.resolve(filter, position: position, part: part), negated))
+                } catch let error as QueryError {
+                    // A name written like a filter whose value names nothing ("Type:Null",
+                    // French "Type:0"): the name, matched as written, else the filter's error.
+                    guard let term = try? QueryParser.termValue(part, raw: part, position: position) else { throw error }
+                    let hits = try context.match(term, allowTypos: false)
+                    guard !hits.isEmpty else { throw error }
+                    parsed.clauses[clause].clause = .unknownFilter(term, name: "")
+                    if negated { excluded.append(hits) } else { slots.append(TermSlot(clause: clause, hits: hits)) }
+                }
             }
         }
 

@@ -37,6 +37,10 @@ struct NamesPeopleTypeSearchTests {
         first("gmax pikachu", "pokemon:pikachu-gmax"), first("nidoran female", "pokemon:nidoran-f"), first("nidoran ♀", "pokemon:nidoran-f"),
         first("indeedee-f", "pokemon:indeedee-female"), first("alola raticate", "pokemon:raticate-alola"),
         first("galar ponyta", "pokemon:ponyta-galar"), first("gigantamax charizard", "pokemon:charizard-gmax"),
+        // Names written like a filter whose value names nothing: the name ("type:lava" is
+        // still an unknown type, ParserTests).
+        first("Type:Null", "pokemon:type-null"), first("Type:0", "pokemon:type-null", language: "fr"),
+        first("Type:Null", "pokemon:type-null", language: "ja-roma"),
     ]
 
     @Test(arguments: cases)
