@@ -7,11 +7,13 @@ extension IndexSnapshot {
     /// node holding it (whose best-first list ranks the range) and its distance. A Latin
     /// (ASCII) term is only compared with ASCII keys.
     /// At most `steps` scalars are stepped (`steps` is left with what remains): the caller's
-    /// bound on the work of one query.
-    public func typoMatches(_ term: [UInt32], maxEdits: Int, steps: inout Int) -> [TypoMatch] {
+    /// bound on the work of one query. `editsWithin`: the scalars edits may be made at (the
+    /// rest read as written), for a Latin term; nil: anywhere.
+    public func typoMatches(_ term: [UInt32], maxEdits: Int, editsWithin: Range<Int>? = nil, steps: inout Int) -> [TypoMatch] {
         guard maxEdits > 0, !term.isEmpty, steps > 0 else { return [] }
         var search = TypoSearch(index: self, term: term, maxEdits: maxEdits,
-                                split: term.count >= TypoSearch.minimumSplitLength ? term.count / 2 : nil, budget: steps)
+                                split: term.count >= TypoSearch.minimumSplitLength && editsWithin == nil ? term.count / 2 : nil,
+                                editsWithin: editsWithin, budget: steps)
         search.run()
         steps = search.budget
         return search.found
@@ -52,6 +54,8 @@ struct TypoSearch {
     let asciiOnly: Bool
     /// For a split search (ASCII terms only), the length of the first half.
     let split: Int?
+    /// Where edits may be made (ASCII terms only; the whole term otherwise).
+    let editsWithin: Range<Int>
     var found: [TypoMatch] = []
     /// Steps left (bytes read, scalars stepped).
     var budget: Int
@@ -62,12 +66,13 @@ struct TypoSearch {
     /// scalars: a narrow range of the suffix array).
     static let minimumSplitLength = 7
 
-    init(index: IndexSnapshot, term: [UInt32], maxEdits: Int, split: Int? = nil, budget: Int) {
+    init(index: IndexSnapshot, term: [UInt32], maxEdits: Int, split: Int? = nil, editsWithin: Range<Int>? = nil, budget: Int) {
         self.index = index
         self.term = term
         self.maxEdits = maxEdits
         asciiOnly = term.allSatisfy { $0 < 0x80 }
         self.split = asciiOnly ? split : nil
+        self.editsWithin = asciiOnly ? editsWithin ?? 0..<term.count : 0..<term.count
         self.budget = budget
     }
 
@@ -245,15 +250,22 @@ struct TypoSearch {
 
     mutating func runEnumeration() {
         let lastEditFrom = split.map { $0 - 1 } ?? 0
-        let maxEdits = self.maxEdits
+        let maxEdits = self.maxEdits, editsWithin = self.editsWithin
         // The term's bytes on the stack (as the split search's own arrays and set were: a
         // misspelt completion made fifteen allocations, these four of them).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: term.count) { termBytes in
             for (i, scalar) in term.enumerated() { termBytes[i] = UInt8(scalar) }
             let term = UnsafeBufferPointer(termBytes)
+            // Edits only at the start, the rest (four bytes or more) as written: the second case
+            // of a split search alone, without making edits near the root.
+            if editsWithin.lowerBound == 0 && term.count - editsWithin.upperBound >= 4 {
+                runExactTail(split: editsWithin.upperBound, termBytes: term)
+                return
+            }
             var budget = self.budget
             found = index.withTrie { trie in
-                var enumeration = EditEnumeration(trie: trie, term: term, lastEditFrom: lastEditFrom, budget: budget)
+                var enumeration = EditEnumeration(trie: trie, term: term, lastEditFrom: lastEditFrom, editsWithin: editsWithin,
+                                                  budget: budget)
                 enumeration.walk(from: (0, 0), at: 0, editsLeft: maxEdits, used: 0)
                 budget = enumeration.budget
                 return enumeration.found
@@ -311,14 +323,17 @@ struct TypoSearch {
         /// The last edit is made at this byte or later (a split search: the alignments whose
         /// edits all come earlier leave the second half as written, the other case's).
         let lastEditFrom: Int
+        /// The bytes edits may be made at.
+        let editsWithin: Range<Int>
         var found: [TypoMatch] = []
         /// Bytes left to read, so that no term can make the search unbounded.
         var budget: Int
 
-        init(trie: TrieView, term: UnsafeBufferPointer<UInt8>, lastEditFrom: Int, budget: Int) {
+        init(trie: TrieView, term: UnsafeBufferPointer<UInt8>, lastEditFrom: Int, editsWithin: Range<Int>, budget: Int) {
             self.trie = trie
             self.term = term
             self.lastEditFrom = lastEditFrom
+            self.editsWithin = editsWithin
             self.budget = budget
             found.reserveCapacity(8)
         }
@@ -335,7 +350,7 @@ struct TypoSearch {
                     return
                 }
                 let byte = term[i]
-                if editsLeft > 0 && (editsLeft > 1 || i >= lastEditFrom) {
+                if editsLeft > 0 && (editsLeft > 1 || i >= lastEditFrom) && editsWithin.contains(i) {
                     budget -= 1
                     // Deleted; swapped with the next byte.
                     edited(place, at: i + 1, editsLeft: editsLeft, used: used)

@@ -7,34 +7,40 @@ extension MatchContext {
     /// key of that length, sorting first, is equal to it; a whole word matches only that
     /// key; nil: none is, as for a typo's range, and no key's length is read). The hot loop
     /// of every query: a posting's low byte (language, role, transliterated) is the low byte
-    /// of its hit, so a hit is a few shifts away.
+    /// of its hit, so a hit is a few shifts away. `scope`: only documents it holds are
+    /// recorded (a typo's range, for a query whose other terms allow a few documents).
     func recordRange(_ range: Range<Int>, length: Int?, wholeWord: Bool, phrase: Bool, fields: FieldMatching, restriction: Int?,
-                     queryTransliterated: Bool, typos: Int, into hits: HitMap) {
+                     queryTransliterated: Bool, typos: Int, within scope: HitMap? = nil, into hits: HitMap) {
         let display = UInt32(displayLanguage)
         let restricted = restriction.map(UInt32.init) ?? .max
         let transliterated: UInt32 = queryTransliterated ? 1 : 0
-        index.postings.withUnsafeBufferPointer { postings in
-            index.postingStart.withUnsafeBufferPointer { starts in
-                for key in range {
-                    let exact = length.map { index.keys.length(key) == $0 } ?? false
-                    if wholeWord && !exact { break } // the exact key sorts first in its range
-                    let skipsFields = Self.skipsFields(fields, exact: exact)
-                    for p in Int(starts[key])..<Int(starts[key + 1]) {
-                        let raw = postings[p]
-                        let role = (raw >> 1) & 7
-                        let language = (raw >> 4) & 15
-                        if role == KeyRole.field.rawValue {
-                            if skipsFields { continue }
-                        } else if restricted != .max && language != restricted {
-                            continue
+        // (One loop, made twice by inlining: the unscoped one, every query's, tests nothing more.)
+        @inline(__always) func record(scoped: Bool) {
+            index.postings.withUnsafeBufferPointer { postings in
+                index.postingStart.withUnsafeBufferPointer { starts in
+                    for key in range {
+                        let exact = length.map { index.keys.length(key) == $0 } ?? false
+                        if wholeWord && !exact { break } // the exact key sorts first in its range
+                        let skipsFields = Self.skipsFields(fields, exact: exact)
+                        for p in Int(starts[key])..<Int(starts[key + 1]) {
+                            let raw = postings[p]
+                            if scoped && !scope.unsafelyUnwrapped.contains(Int(raw >> 8)) { continue }
+                            let role = (raw >> 1) & 7
+                            let language = (raw >> 4) & 15
+                            if role == KeyRole.field.rawValue {
+                                if skipsFields { continue }
+                            } else if restricted != .max && language != restricted {
+                                continue
+                            }
+                            if phrase && role != KeyRole.whole.rawValue { continue }
+                            let marked = raw | transliterated
+                            hits.record(Int(raw >> 8), Hit(raw: Hit.raw(posting: marked, exact: exact, display: display, typos: UInt32(typos))))
                         }
-                        if phrase && role != KeyRole.whole.rawValue { continue }
-                        let marked = raw | transliterated
-                        hits.record(Int(raw >> 8), Hit(raw: Hit.raw(posting: marked, exact: exact, display: display, typos: UInt32(typos))))
                     }
                 }
             }
         }
+        if scope != nil { record(scoped: true) } else { record(scoped: false) }
     }
 
     /// A word term that surely has hits of its own (so no typo or transliteration fallback

@@ -13,9 +13,10 @@ extension MatchContext {
 
     /// Adds typo hits to a term that had hits of its own (see `mayBeMisspelt`): exact hits
     /// still rank first, typos count. `asShare`: on a share of the budget, running out of it
-    /// ending the typo search only (for a query that has results without them).
-    func addTypos(_ term: Term, asShare: Bool, into hits: HitMap) {
-        searchTypos(term, besideSubstrings: asShare, into: hits)
+    /// ending the typo search only (for a query that has results without them). `scope`:
+    /// the documents the query's other terms allow (nil: any), the only ones recorded.
+    func addTypos(_ term: Term, asShare: Bool, within scope: HitMap?, into hits: HitMap) {
+        searchTypos(term, besideSubstrings: asShare, within: scope, into: hits)
     }
 
     /// The contract's typo budget: 1 edit from 4 characters, 2 from 8.
@@ -29,13 +30,13 @@ extension MatchContext {
     /// long kana piece within two edits reads much of the trie); a completion's term, every
     /// step left, running out of them ending the typo search only; a search's term, the
     /// budget, running out of it refusing the query.
-    func searchTypos(_ term: Term, besideSubstrings: Bool, into hits: HitMap) {
+    func searchTypos(_ term: Term, besideSubstrings: Bool, within scope: HitMap? = nil, into hits: HitMap) {
         if besideSubstrings {
-            matchTypos(term, share: Self.typoStepsBesideSubstrings, into: hits)
+            matchTypos(term, share: Self.typoStepsBesideSubstrings, within: scope, into: hits)
         } else if completion {
-            matchTypos(term, share: budget.typoSteps, into: hits)
+            matchTypos(term, share: budget.typoSteps, within: scope, into: hits)
         } else {
-            matchTypos(term, into: hits)
+            matchTypos(term, within: scope, into: hits)
         }
     }
 
@@ -46,25 +47,26 @@ extension MatchContext {
     /// ("マダムゴミノミノ"), two edits from thousands of paths, gets no suggestion rather than
     /// an error. (A search's word that finds nothing else takes the whole budget, and is
     /// refused as too broad when that runs out: its results would be incomplete.)
-    func matchTypos(_ term: Term, share: Int, into hits: HitMap) {
+    func matchTypos(_ term: Term, share: Int, within scope: HitMap?, into hits: HitMap) {
         let steps = budget.typoSteps, share = min(steps - 1, share)
         guard share > 0 else { return }
         budget.typoSteps = share
-        matchTypos(term, into: hits)
+        matchTypos(term, within: scope, into: hits)
         budget.typoSteps = steps - (share - max(0, budget.typoSteps))
     }
 
     /// Typo hits, nearest first: one edit; two (for 8 characters and more) only when one
     /// found no document more, since two-edit hits would rank below one-edit hits anyway and
-    /// a two-edit search costs many times as much.
-    func matchTypos(_ term: Term, into hits: HitMap) {
+    /// a two-edit search costs many times as much. Only documents in `scope` are recorded
+    /// (nil: any).
+    func matchTypos(_ term: Term, within scope: HitMap?, into hits: HitMap) {
         let restriction = term.language ?? languageRestriction
         let fields = fields(term)
         // A completion's word reads a range its node lists in full from the list, as it does
         // the range of the word as typed (`namesListed`): a range repeats a name in each
         // language that spells it alike ("pikchu" is an edit from "pikachu"'s range), which
         // the list holds once (docs/PERFORMANCE.md has what it saved).
-        let listed = mayBeListed(term)
+        let listed = scope == nil && mayBeListed(term)
         let scalars = term.text.unicodeScalars.map(\.value)
         let hitsBefore = hits.count
         for edits in 1...max(1, Self.editBudget(scalars.count)) where Self.editBudget(scalars.count) >= edits {
@@ -79,14 +81,16 @@ extension MatchContext {
                 if listed, let names = allNames(match.node) {
                     if whole {
                         recordRange(first..<first + 1, length: match.length, wholeWord: false, phrase: false, fields: fields,
-                                    restriction: restriction, queryTransliterated: false, typos: match.distance, into: hits)
+                                    restriction: restriction, queryTransliterated: false, typos: match.distance, within: scope,
+                                    into: hits)
                     }
                     recordListed(names, typos: match.distance, into: hits)
                     continue
                 }
                 // (In one pass: the whole word's key first, exact, the others as prefixes.)
                 recordRange(match.keys, length: whole ? match.length : nil, wholeWord: false, phrase: false, fields: fields,
-                            restriction: restriction, queryTransliterated: false, typos: match.distance, into: hits)
+                            restriction: restriction, queryTransliterated: false, typos: match.distance, within: scope,
+                            into: hits)
             }
             if hits.count > hitsBefore { return }
         }
@@ -104,8 +108,10 @@ extension MatchContext {
     /// sog" as "perishsog"), within the budget of its length: the names whose run-together
     /// form (a whole name's compact form, or a one-word name) is that near, or starts so,
     /// recorded in each of the run's terms' `maps` as typo hits (so that the run's names have
-    /// every term). On a share of the budget's typo steps, like a term that has hits.
-    func addRunTypos(_ text: String, into maps: [HitMap]) {
+    /// every term). On a share of the budget's typo steps, like a term that has hits. Only
+    /// documents in `scope` are recorded (nil: any); `editsWithin`: the scalars edits may be
+    /// made at (nil: any).
+    func addRunTypos(_ text: String, editsWithin: Range<Int>?, within scope: HitMap?, into maps: [HitMap]) {
         let scalars = text.unicodeScalars.map(\.value)
         let edits = Self.editBudget(scalars.count)
         let steps = budget.typoSteps, share = min(steps - 1, Self.typoStepsBesideSubstrings)
@@ -115,14 +121,15 @@ extension MatchContext {
         let display = UInt32(displayLanguage)
         for allowed in 1...edits {
             var found = false
-            for match in index.typoMatches(scalars, maxEdits: allowed, steps: &budget.typoSteps) {
+            for match in index.typoMatches(scalars, maxEdits: allowed, editsWithin: editsWithin, steps: &budget.typoSteps) {
                 budget.postings -= Int(index.postingStart[match.keys.upperBound] - index.postingStart[match.keys.lowerBound])
                 for key in match.keys {
                     let exact = index.keys.length(key) == match.length
                     for p in index.postingRange(key: key) {
                         let raw = index.postings[p]
                         let role = (raw >> 1) & 7
-                        guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
+                        guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue,
+                              scope?.contains(Int(raw >> 8)) ?? true else { continue }
                         let hit = Hit(raw: Hit.raw(posting: raw, exact: exact, display: display, typos: UInt32(match.distance)))
                         for map in maps { map.record(Int(raw >> 8), hit) }
                         found = true

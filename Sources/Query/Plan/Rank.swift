@@ -186,16 +186,7 @@ extension SearchEngine {
                 continue
             }
             let hits = context.lease.newMap()
-            var text = term.text
-            text.withUTF8 { bytes in
-                for (n, doc) in candidates.enumerated() {
-                    index.tops.prefetchPostings(aheadOf: n, count: candidates.count) { Int(candidates[$0]) }
-                    if let raw = context.wordHit(term, bytes: bytes, keys: keys, substrings: substrings, doc: Int(doc)) {
-                        hits.record(Int(doc), Hit(raw: raw))
-                    }
-                }
-            }
-            context.budget.postings -= candidates.count
+            read(term, keys: keys, substrings: substrings, on: candidates, into: hits, context: context)
             slots[slot].hits = hits
             slots[slot].readOnCandidates = true
             candidates.removeAll { !hits.contains(Int($0)) }
@@ -225,10 +216,10 @@ extension SearchEngine {
         // is itself a whole word of some name, taken as typed ("ttar", "mega"), unless
         // nothing has every term ("fier dragon"). Type names as written get no typos: "ground
         // grass" being typed, with no name starting "grass" of a ground type, stays empty
-        // rather than turning two types into other words; nor do numbers. A word read on
-        // candidates only is matched in full first. One term alone keeps its hits (its typos
-        // are matched only where it starts no key: `match`), so that the trie's lists answer
-        // one-word searches; a completion's terms get typos only when nothing has every term.
+        // rather than turning two types into other words; nor do numbers. One term alone
+        // keeps its hits (its typos are matched only where it starts no key: `match`), so
+        // that the trie's lists answer one-word searches; a completion's terms get typos only
+        // when nothing has every term.
         let wanted = max(0, min(options.offset, SearchOptions.maxOffset)) + max(0, min(options.limit, SearchOptions.maxLimit))
         let nothingTogether = candidates.isEmpty && slots.count > 1
         // (A term of several words, typed with punctuation inside, is words enough.)
@@ -244,15 +235,60 @@ extension SearchEngine {
         let runs = pageFilled ? []
             : Self.runs(slots, of: parsed).filter { run in nothingTogether || run.slots.contains { !typedAsMeant[$0] } }
         if !misspelt.isEmpty || !runs.isEmpty {
-            for slot in slots.indices where slots[slot].readOnCandidates { try matchInFull(slot) }
+            // A typo's hits count only on documents the other terms hold: those matched in
+            // full and taken as typed (their hits are whole by then; runs first, as they add
+            // to such terms' hits) narrow what each typo search records.
+            func settled(_ slot: Int) -> Bool { !slots[slot].readOnCandidates && !misspelt.contains(slot) }
+            // Beside results, a run's words typed as meant are taken as typed there too: its
+            // edits fall in its other words.
+            for run in runs {
+                let scope = self.scope(slots.indices.filter { settled($0) && !run.slots.contains($0) }, of: slots, context: context)
+                var editsWithin: Range<Int>? = nil
+                if !nothingTogether, let first = run.slots.indices.first(where: { !typedAsMeant[run.slots[$0]] }),
+                   let last = run.slots.indices.last(where: { !typedAsMeant[run.slots[$0]] }) {
+                    editsWithin = run.starts[first]..<run.starts[last + 1]
+                }
+                context.addRunTypos(run.text, editsWithin: editsWithin, within: scope,
+                                    into: run.slots.map { slots[$0].hits! })
+                if context.budget.isSpent { throw Self.tooBroad(parsed.term(slots[run.slots[0]].clause)) }
+            }
             for slot in misspelt {
                 let term = parsed.term(slots[slot].clause)
-                context.addTypos(term, asShare: !nothingTogether, into: slots[slot].hits!)
+                let scope = self.scope(slots.indices.filter { $0 != slot && settled($0) }, of: slots, context: context)
+                context.addTypos(term, asShare: !nothingTogether, within: scope, into: slots[slot].hits!)
                 if context.budget.isSpent { throw Self.tooBroad(term) }
             }
-            for run in runs {
-                context.addRunTypos(run.text, into: run.slots.map { slots[$0].hits! })
-                if context.budget.isSpent { throw Self.tooBroad(parsed.term(slots[run.slots[0]].clause)) }
+            // A word read on candidates only is read on the documents the typos brought:
+            // those the terms matched in full hold, one of them (or another word read so)
+            // through a typo. Every other document was among those it was read on, or fails
+            // a term matched in full. It is matched in full instead where that costs less, as
+            // when it was deferred.
+            let readLater = slots.indices.filter { slots[$0].readOnCandidates }
+            if !readLater.isEmpty {
+                var matchedInFull = slots
+                for slot in readLater { matchedInFull[slot].hits = nil }
+                intersect(matchedInFull, excluded: excluded, filters: filters, kindMask: kindMask, context: context,
+                          favourites: options.favourites, into: &candidates)
+                candidates.removeAll { candidate in
+                    !slots.contains { slot in
+                        let hit = slot.hits!.best[Int(candidate)]
+                        return hit != .max && HitRank.edits(hit >> 8) > 0
+                    }
+                }
+                for slot in readLater {
+                    let term = parsed.term(slots[slot].clause)
+                    let substrings = context.matchesSubstrings(term)
+                    if slots[slot].cost <= (substrings ? Self.substringReadingCost : 4) * candidates.count {
+                        // (Keeping the typo hits recorded in it meanwhile, a run's.)
+                        let read = slots[slot].hits!
+                        try matchInFull(slot)
+                        let hits = slots[slot].hits!
+                        for doc in read.docs { hits.record(Int(doc), Hit(raw: read.best[Int(doc)])) }
+                    } else {
+                        read(term, keys: slots[slot].deferredKeys!, substrings: substrings, on: candidates,
+                             into: slots[slot].hits!, context: context)
+                    }
+                }
             }
             intersect(slots, excluded: excluded, filters: filters, kindMask: kindMask, context: context,
                       favourites: options.favourites, into: &candidates)
@@ -278,6 +314,34 @@ extension SearchEngine {
         return (ranked, options.explain ? slots.map { TermHits(term: parsed.term($0.clause), hits: $0.hits!) } : [])
     }
 
+    /// The documents every slot of `holders` has hits on (nil: no holder): the one map of a
+    /// single holder, else a new map of the documents they share.
+    func scope(_ holders: [Int], of slots: [TermSlot], context: MatchContext) -> HitMap? {
+        var smallest: HitMap? = nil
+        for holder in holders where slots[holder].hits!.count < smallest?.count ?? .max { smallest = slots[holder].hits }
+        guard let smallest, holders.count > 1 else { return smallest }
+        let shared = context.lease.newMap()
+        for doc in smallest.docs where holders.allSatisfy({ slots[$0].hits!.contains(Int(doc)) }) {
+            shared.record(Int(doc), Hit(raw: 0))
+        }
+        return shared
+    }
+
+    /// A deferred word's hits on the candidates given, read from their own postings (and,
+    /// where the word is looked for inside names, their names).
+    func read(_ term: Term, keys: Range<Int>, substrings: Bool, on candidates: [Int32], into hits: HitMap, context: MatchContext) {
+        var text = term.text
+        text.withUTF8 { bytes in
+            for (n, doc) in candidates.enumerated() {
+                index.tops.prefetchPostings(aheadOf: n, count: candidates.count) { Int(candidates[$0]) }
+                if let raw = context.wordHit(term, bytes: bytes, keys: keys, substrings: substrings, doc: Int(doc)) {
+                    hits.record(Int(doc), Hit(raw: raw))
+                }
+            }
+        }
+        context.budget.postings -= candidates.count
+    }
+
     /// How many of the candidates (`upTo` at most) have no term matched as a typo would
     /// (inside a foreign name's word, or a foreign field's word it only starts): hits that
     /// fill a page before typo candidates, which rank with those.
@@ -292,9 +356,10 @@ extension SearchEngine {
     /// The runs of a query's terms that may be one name's words mistyped together (the
     /// contract's Typos: "perish sog", "tye null", "woo-chien"): each two or three consecutive
     /// word terms, and each term of several words (a phrase, its parts as typed), with their
-    /// text run together and the slots whose hits their typo matches join.
-    static func runs(_ slots: [TermSlot], of parsed: ParsedQuery) -> [(text: String, slots: [Int])] {
-        var runs: [(text: String, slots: [Int])] = []
+    /// text run together, the slots whose hits their typo matches join, and where each slot's
+    /// text starts in it (in scalars; its end last).
+    static func runs(_ slots: [TermSlot], of parsed: ParsedQuery) -> [(text: String, slots: [Int], starts: [Int])] {
+        var runs: [(text: String, slots: [Int], starts: [Int])] = []
         func words(_ slot: Int) -> String? {
             guard case .term(let term) = parsed.clauses[slots[slot].clause].clause else {
                 if case .unknownFilter(let term, _) = parsed.clauses[slots[slot].clause].clause, term.shape == .word { return term.text }
@@ -308,15 +373,17 @@ extension SearchEngine {
         }
         for first in slots.indices {
             guard let text = words(first) else { continue }
+            var starts = [0, text.unicodeScalars.count]
             if case .term(let term) = parsed.clauses[slots[first].clause].clause, term.shape == .phrase {
-                runs.append((text, [first]))
+                runs.append((text, [first], starts))
             }
             var joined = text, members = [first]
             for next in first + 1..<min(first + 3, slots.count) {
                 guard slots[next].clause == slots[members.last!].clause + 1, let more = words(next) else { break }
                 joined += more
                 members.append(next)
-                runs.append((joined, members))
+                starts.append(starts.last! + more.unicodeScalars.count)
+                runs.append((joined, members, starts))
             }
         }
         return runs
@@ -369,8 +436,8 @@ struct TermSlot {
     /// what matching it in full costs, in postings' worth (its postings, and `MatchContext.substringCost`).
     var deferredKeys: Range<Int>? = nil
     var cost = 0
-    /// A deferred word's hits read on the candidates only (matched in full when typos may
-    /// be needed).
+    /// A deferred word's hits read on the candidates only (and on the documents typos bring,
+    /// once they are matched).
     var readOnCandidates = false
 }
 
