@@ -3,8 +3,9 @@ import Foundation
 /// The `form_names` table: the names PokeAPI gives a form (`pokemon_form_names`) that the
 /// `names` table, one display name per language, leaves out. A default form's full name
 /// ("Zero Form Palafin", "Red Flabébé", "Male Indeedee") beside its species name, and the
-/// species name with the form's ("Cherrim (Overcast Form)") where the full name does not
-/// hold the form's words: what people type for a form, searched but never displayed.
+/// species name with the form's ("Cherrim (Overcast Form)", and in English "Overcast Form Cherrim")
+/// where the full name does not hold the form's words: what people type for a form,
+/// searched but never displayed.
 enum FormNameTable {
     static let columns = ["kind", "id", "slug", "lang", "name"]
 
@@ -60,7 +61,15 @@ enum FormNameTable {
                 let withForm = form.isEmpty ? nil : speciesName[lang].map { "\($0) (\(form))" }
                 var candidates: [String] = []
                 if !full.isEmpty { candidates.append(full) }
-                if let withForm, !full.lowercased().contains(form.lowercased()) || full.isEmpty { candidates.append(withForm) }
+                if let withForm, !full.lowercased().contains(form.lowercased()) || full.isEmpty {
+                    candidates.append(withForm)
+                    // In English, the form's name before the species', as PokeAPI writes "Zero
+                    // Form Palafin": what players type for "Zen Darmanitan" ("Zen Mode
+                    // Darmanitan"). (Other languages order a form's words otherwise.)
+                    if code == "en", let species = speciesName[lang], !species.isEmpty, !form.lowercased().contains(species.lowercased()) {
+                        candidates.append("\(form) \(species)")
+                    }
+                }
                 var seen: Set<String> = shown[lang].map { [$0] } ?? []
                 for name in candidates where seen.insert(name).inserted {
                     table.rows.append([kind.rawValue, String(id), slug, code, NameCollector.clean(name)])
