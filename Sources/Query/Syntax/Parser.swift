@@ -245,8 +245,6 @@ public enum QueryParser {
         return .equal(try number(rest))
     }
 
-    /// A term from raw text: folded; a wildcard if it has `*` or `?`; a phrase if it folds to
-    /// several words. Nil when nothing searchable is left (a lone "-" or "!").
     /// A number's digits as typed where they differ from the number's own ("01"), else empty
     /// (`Clause.id`).
     static func written(_ text: String, _ number: Int) -> String { text == String(number) ? "" : text }
@@ -255,8 +253,17 @@ public enum QueryParser {
         try termValue(text, raw: raw, position: position).map(Clause.term)
     }
 
+    /// A term from raw text: folded; a wildcard if it has `*` or `?` inside; a phrase if it
+    /// folds to several words. Nil when nothing searchable is left (a lone "-" or "!").
     static func termValue(_ text: String, raw: String, position: Int) throws -> Term? {
-        if text.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") }) {
+        let isWildcard = { (byte: UInt8) in byte == UInt8(ascii: "*") || byte == UInt8(ascii: "?") }
+        // A question mark ending a term that has no other wildcard ends a question, as in
+        // names ("Legendary Clue?"): punctuation. (As a wildcard it would only narrow the
+        // word's prefix to one scalar more.)
+        if text.utf8.count > 1, text.utf8.last == UInt8(ascii: "?"), !text.utf8.dropLast().contains(where: isWildcard) {
+            return wordTerm(String(text.dropLast()), raw: raw, position: position)
+        }
+        if text.utf8.contains(where: isWildcard) {
             var pieces: [WildcardPiece] = []
             var literal = ""
             func flushLiteral() {

@@ -146,6 +146,20 @@ struct ParserTests {
         #expect { try Fixture.engine.search("*") } throws: { ($0 as? QueryError)?.message.contains("nothing to search for") == true }
     }
 
+    /// A question mark ending a term with no other wildcard is punctuation: "Legendary
+    /// Clue?" finds itself; inside a term, or after another wildcard, it is still one scalar.
+    @Test func aQuestionMarkEndingATermIsPunctuation() throws {
+        guard case .term(let term) = try clauses("clue?").first?.clause else { Issue.record("not a term"); return }
+        #expect(term.shape == .word && term.text == "clue")
+        #expect(try Fixture.engine.search("Legendary Clue?").results.first?.slug == "legendary-clue-question")
+        guard case .term(let inside) = try clauses("char?zard").first?.clause, case .wildcard = inside.shape else {
+            Issue.record("char?zard is no wildcard"); return
+        }
+        guard case .term(let both) = try clauses("ee?e?").first?.clause, case .wildcard = both.shape else {
+            Issue.record("ee?e? is no wildcard"); return
+        }
+    }
+
     @Test func errorsNameTheirPosition() throws {
         #expect { try QueryParser.parse("fire atk>>x") } throws: { ($0 as? QueryError)?.position == 5 && ($0 as? QueryError)?.part == "atk>>x" }
         #expect { try Fixture.engine.search("foo:bar") } throws: { ($0 as? QueryError)?.message.contains("unknown filter 'foo:'") == true }
