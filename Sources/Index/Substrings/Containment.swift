@@ -2,9 +2,20 @@ import CTrie
 import Glibc
 
 extension IndexSnapshot {
-    /// The byte offset of the first occurrence of `needle` in key `key`, if any.
-    public func keyOffset(of needle: UnsafeBufferPointer<UInt8>, in key: Int) -> Int? {
-        keys.bytes.withUnsafeBufferPointer { bytes in Self.firstOffset(of: needle, in: UnsafeBufferPointer(rebasing: bytes[keys.range(key)])) }
+    /// The byte offset of the first occurrence of `needle` in key `key` inside a word (past
+    /// the key's start, not after a space), if any: where `forEachKeyContaining` with
+    /// `laterWords` false finds it (a later word's start is that word's own key).
+    public func offsetInsideWord(of needle: UnsafeBufferPointer<UInt8>, in key: Int) -> Int? {
+        keys.bytes.withUnsafeBufferPointer { bytes in
+            let haystack = UnsafeBufferPointer(rebasing: bytes[keys.range(key)])
+            var from = 1
+            while from + needle.count <= haystack.count,
+                  let found = Self.firstOffset(of: needle, in: UnsafeBufferPointer(rebasing: haystack[from...])) {
+                if haystack[from + found - 1] != 0x20 { return from + found }
+                from += found + 1
+            }
+            return nil
+        }
     }
 
     /// The byte offset of the first occurrence of `needle` in `haystack`, if any.

@@ -45,12 +45,6 @@ extension IndexSnapshot {
     /// Where a name key containing a word at byte `offset` matches it: a later word of the
     /// name starting with it (after a space), else inside a word; nil at offset 0 (a prefix
     /// of the key, matched by the prefix range).
-    @inline(__always) func containment(key: Int, offset: Int) -> Position? {
-        guard offset > 0 else { return nil }
-        return Self.containment(offset: offset, afterSpace: keys.bytes[keys.range(key).lowerBound + offset - 1] == 0x20)
-    }
-
-    /// The same, told whether a space comes before the word there (see `forEachKeyContaining`).
     @inline(__always) static func containment(offset: Int, afterSpace: Bool) -> Position? {
         offset == 0 ? nil : afterSpace ? .laterWordPrefix : .substring
     }

@@ -76,8 +76,8 @@ extension MatchContext {
             best = min(best, Hit.raw(rank: HitRank.inside(posting: entry, position: position.rawValue, display: display), postingByte: entry & 0xFF))
         }
         let end = Int(tops.docKeyStart[doc + 1])
-        // A hit further in is at best a later word's start in the display language.
-        let bestInside = HitRank.of(miss: 0, whole: false, position: Position.laterWordPrefix.rawValue)
+        // A hit further in is at best inside a word in the display language.
+        let bestInside = HitRank.of(miss: 0, whole: false, position: Position.substring.rawValue)
         guard substrings, best >> 8 >= bestInside else { return best == .max ? nil : best }
         let latinTerm = !bytes.contains { $0 >= 0x80 }
         // The names' keys asked for at once, before any is searched (each is a miss of its own
@@ -90,7 +90,8 @@ extension MatchContext {
         func namesAnEntity() -> Bool {
             !keys.isEmpty && index.keys.length(keys.lowerBound) == bytes.count && index.isNeutralName(key: keys.lowerBound)
         }
-        // Names containing the word further in (keys in `keys` start with it). A name in
+        // Names containing the word inside a word (keys in `keys` start with it, and a later
+        // word starting with it is a key of its own there, as `matchText` reads it). A name in
         // several languages is one key with a posting for each, side by side: it is searched
         // once.
         var searchedKey = -1
@@ -101,7 +102,7 @@ extension MatchContext {
             guard Posting.holdsInside(entry, latinTerm: latinTerm), !keys.contains(key) else { continue }
             if key != searchedKey {
                 searchedKey = key
-                searchedPosition = index.keyOffset(of: bytes, in: key).flatMap { index.containment(key: key, offset: $0) }
+                searchedPosition = index.offsetInsideWord(of: bytes, in: key).map { _ in .substring }
             }
             guard let position = searchedPosition, !completion || position == .laterWordPrefix,
                   !(HitRank.isWeak(HitRank.inside(posting: entry, position: position.rawValue, display: display)) && namesAnEntity())

@@ -83,7 +83,6 @@ extension SearchEngine {
             termKey(parsed.clauses[i]).map { key in parsed.clauses[..<i].contains { termKey($0) == key } } ?? false
         }
         var matched: [Matched] = []
-        var deferredTexts: [TermKey] = []
         // (Room for every clause at once: grown one term at a time, these lists cost a few
         // allocations each per query.)
         slots.reserveCapacity(parsed.clauses.count)
@@ -95,8 +94,10 @@ extension SearchEngine {
                 let earlier = key.flatMap { key in matched.first { $0.key == key }?.hits }
                 // Found in the trie once, to defer the term or to match it.
                 let located = earlier == nil ? context.locate(term) : nil
-                if deferring, !negated, let located, !(key.map(deferredTexts.contains) ?? false) {
-                    if let key { deferredTexts.append(key) }
+                // A term typed twice is matched in full, once: its slots share one map, which
+                // typos then add to for both (a word read on candidates has a map of its own).
+                let repeated = key.map { key in parsed.clauses.lazy.filter { termKey($0) == key }.count > 1 } ?? false
+                if deferring, !negated, !repeated, let located {
                     if let words = context.deferrable(term, located) {
                         slots.append(TermSlot(clause: clause, hits: nil, located: located, deferredKeys: words.keys, cost: words.postings))
                         continue
@@ -236,13 +237,17 @@ extension SearchEngine {
             : Self.runs(slots, of: parsed).filter { run in nothingTogether || run.slots.contains { !typedAsMeant[$0] } }
         if !misspelt.isEmpty || !runs.isEmpty {
             // A typo's hits count only on documents the other terms hold: those matched in
-            // full and taken as typed (their hits are whole by then; runs first, as they add
-            // to such terms' hits) narrow what each typo search records.
+            // full and taken as typed, whose hits are whole by then, narrow what each typo
+            // search records. Runs come first, as they add to such terms' hits: a run is
+            // narrowed by the terms of no run.
             func settled(_ slot: Int) -> Bool { !slots[slot].readOnCandidates && !misspelt.contains(slot) }
+            // (Each map's documents before the typos: those after them in it the typos brought.)
+            let countsBefore = slots.map { $0.hits!.count }
             // Beside results, a run's words typed as meant are taken as typed there too: its
             // edits fall in its other words.
             for run in runs {
-                let scope = self.scope(slots.indices.filter { settled($0) && !run.slots.contains($0) }, of: slots, context: context)
+                let scope = self.scope(slots.indices.filter { slot in settled(slot) && !runs.contains { $0.slots.contains(slot) } },
+                                       of: slots, context: context)
                 var editsWithin: Range<Int>? = nil
                 if !nothingTogether, let first = run.slots.indices.first(where: { !typedAsMeant[run.slots[$0]] }),
                    let last = run.slots.indices.last(where: { !typedAsMeant[run.slots[$0]] }) {
@@ -259,22 +264,22 @@ extension SearchEngine {
                 if context.budget.isSpent { throw Self.tooBroad(term) }
             }
             // A word read on candidates only is read on the documents the typos brought:
-            // those the terms matched in full hold, one of them (or another word read so)
-            // through a typo. Every other document was among those it was read on, or fails
-            // a term matched in full. It is matched in full instead where that costs less, as
-            // when it was deferred.
+            // those the terms matched in full hold that a typo added to some term's hits.
+            // Every other document was among those it was read on, or fails a term matched in
+            // full. It is matched in full instead where that costs less, as when it was
+            // deferred.
             let readLater = slots.indices.filter { slots[$0].readOnCandidates }
             if !readLater.isEmpty {
+                let brought = context.lease.newMap()
+                for slot in slots.indices {
+                    let hits = slots[slot].hits!
+                    for doc in hits.docs[countsBefore[slot]...] { brought.record(Int(doc), Hit(raw: 0)) }
+                }
                 var matchedInFull = slots
                 for slot in readLater { matchedInFull[slot].hits = nil }
                 intersect(matchedInFull, excluded: excluded, filters: filters, kindMask: kindMask, context: context,
                           favourites: options.favourites, into: &candidates)
-                candidates.removeAll { candidate in
-                    !slots.contains { slot in
-                        let hit = slot.hits!.best[Int(candidate)]
-                        return hit != .max && HitRank.edits(hit >> 8) > 0
-                    }
-                }
+                candidates.removeAll { !brought.contains(Int($0)) }
                 for slot in readLater {
                     let term = parsed.term(slots[slot].clause)
                     let substrings = context.matchesSubstrings(term)
