@@ -219,13 +219,18 @@ extension SearchEngine {
         // grass" being typed, with no name starting "grass" of a ground type, stays empty
         // rather than turning two types into other words; nor do numbers. One term alone
         // keeps its hits (its typos are matched only where it starts no key: `match`), so
-        // that the trie's lists answer one-word searches; a completion's terms get typos only
-        // when nothing has every term.
+        // that the trie's lists answer one-word searches, unless its hits are all outside the
+        // display language and short of a page ("pikachi": Pikanium Z's German name only;
+        // `answerFromTops` leaves it here); a completion's terms get typos only when nothing
+        // has every term.
         let wanted = max(0, min(options.offset, SearchOptions.maxOffset)) + max(0, min(options.limit, SearchOptions.maxLimit))
         let nothingTogether = candidates.isEmpty && slots.count > 1
         // (A term of several words, typed with punctuation inside, is words enough.)
         let severalWords = slots.count > 1 || slots.first.map { parsed.term($0.clause).shape == .phrase } ?? false
-        let pageFilled = !severalWords || completion || Self.strongCount(candidates, slots, upTo: wanted) >= wanted
+        let foundOnlyAbroad = !severalWords && !completion && slots.count == 1 && !candidates.isEmpty && candidates.count < wanted
+            && candidates.allSatisfy { HitRank.miss(slots[0].hits!.best[Int($0)] >> 8) != 0 }
+        let pageFilled = (!severalWords && !foundOnlyAbroad) || completion
+            || Self.strongCount(candidates, slots, upTo: wanted) >= wanted
         let typedAsMeant = pageFilled ? [] : slots.map { context.isWholeWord(parsed.term($0.clause), $0.located) }
         let misspelt = pageFilled && !nothingTogether ? [] : slots.indices.filter { slot in
             !parsed.isID(slots[slot].clause) && context.mayBeMisspelt(parsed.term(slots[slot].clause))

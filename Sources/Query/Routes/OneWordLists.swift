@@ -192,7 +192,15 @@ extension SearchEngine {
                 for doc in found.docs where !index.tops.hasKey(Int(doc), in: keyRange) { total += 1 }
             }
         }
-        return RankedWindow(window: merged(list: list, added: &added, wanted: wanted).dropFirst(offset), total: total)
+        let window = merged(list: list, added: &added, wanted: wanted)
+        // A word found only outside the display language, short of a page and no whole word of
+        // any name, is left to the ranking, which adds its typo candidates ("pikachi" starts
+        // only Pikanium Z's German name, Pikachium Z; Pikachu is an edit away: `rank`).
+        if total < wanted, exactKey == nil, let best = window.first.map({ RankingKey(raw: $0.key) }),
+           best.value(.language) > 0 || best.value(.typo) > 0 {
+            return nil
+        }
+        return RankedWindow(window: window.dropFirst(offset), total: total)
     }
 
     /// The trie node a completion's folded text leads to, and its list of names, when that list

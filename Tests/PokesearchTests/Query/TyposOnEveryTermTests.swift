@@ -59,6 +59,16 @@ struct TyposOnEveryTermTests {
         #expect(notFull.results.dropFirst().allSatisfy { $0.explanation.contains { $0.typos > 0 } }, "\(notFull.results.map(\.slug))")
     }
 
+    /// One word whose exact hits are all in other languages and short of a page takes typo
+    /// candidates too, after those hits: "pikachi" starts Pikanium Z's German name only,
+    /// and Pikachu is an edit away. A word in the display language keeps its lists' answer.
+    @Test func oneWordFoundOnlyAbroadTakesTypoCandidates() throws {
+        let found = try Fixture.engine.search("pikachi").results.map(\.slug)
+        #expect(found.first == "pikanium-z--held" && found.prefix(10).contains("pikachu"), "\(found)")
+        let english = try Fixture.engine.search("pikac").results.map(\.slug)
+        #expect(english.first == "pikachu" && !english.contains("pikanium-z--held"), "\(english)")
+    }
+
     /// Hits that rank as typos (inside a foreign name's word, a foreign field's word only
     /// started) do not fill the page: "arma veil" finds Aroma Veil first on a page of one.
     @Test func weakHitsLeaveThePageOpen() throws {
