@@ -68,7 +68,8 @@ enum Help {
               poke ball). Typos: 1 from 4 letters, 2 from 8, on every term of several, ranked
               below exact hits and tried only while these do not fill the page (arma veil →
               Aroma Veil); a run of short words counts its letters together (perish sog →
-              Perish Song, stone nxe → Stone Axe). A word that is a name's word is taken as typed.
+              Perish Song, stone nxe → Stone Axe). A word that is a name's word is taken as typed;
+              one word alone gets typos where it starts nothing, or only a few foreign names.
               --explain says which synonym matched (ttar: synonym ttar → Tyranitar).
             """,
         "complete": "pokesearch complete PREFIX [-n N] [-l L] [-k K] [-j] [--slugs] [--no-server]\n  Suggestions for the text being typed: the last word is a prefix of a name word (after other words,\n  also a type, ability... typed out: \"fire dragon\"), earlier words must match whole words of a name\n  or of a type, ability, genus, colour or habitat (\"fire char\").",
