@@ -80,7 +80,8 @@ struct StoreTests {
         let path = Fixture.copyOfDatabase("reingest")
         try Store(path: path).addFavourite(kind: .pokemon, slug: "eevee")
         try Store(path: path).recordHistory("fire dragon")
-        let report = try Ingest.run(tables: Fixture.corpusTables, source: "test", databasePath: path)
+        // (The small corpus: what is ingested does not matter here, only what is carried.)
+        let report = try Ingest.run(tables: PokeAPIFixture.shared.subset, source: "test", databasePath: path)
         #expect(report.carriedFavourites == 1)
         let store = try Store(path: path)
         #expect(try store.favourites().map(\.slug) == ["eevee"])
@@ -144,18 +145,18 @@ struct IngestCommandTests {
         let text = try pokesearch(["text:paralyze", "--db", path])
         #expect(text.status == 1 && !text.stderr.contains("error"), "\(text.stderr)")
         // A new ingest fills them.
-        #expect(try pokesearch(["ingest", "--quiet", "--db", path]).status == 0)
+        #expect(try pokesearch(["ingest", "--quiet", "--db", path], environment: Fixture.smallCorpusEnvironment).status == 0)
         #expect(try pokesearch(["text:paralyze", "--db", path]).status == 0)
         #expect(try Store(path: path, readOnly: true).favourites().map(\.slug) == ["pikachu"])
     }
 
     @Test func defaultPathFollowsTheEnvironment() throws {
         let home = Fixture.temporaryDirectory("xdg")
-        let run = try pokesearch(["eevee"], environment: ["XDG_DATA_HOME": home + "/data", "HOME": home])
+        let run = try pokesearch(["pikachu"], environment: ["XDG_DATA_HOME": home + "/data", "HOME": home].merging(Fixture.smallCorpusEnvironment) { $1 })
         #expect(run.status == 0)
         #expect(FileManager.default.fileExists(atPath: home + "/data/pokesearch/pokesearch.sqlite"))
         let byVariable = home + "/explicit.sqlite"
-        #expect(try pokesearch(["eevee"], environment: ["POKESEARCH_DB": byVariable]).status == 0)
+        #expect(try pokesearch(["pikachu"], environment: ["POKESEARCH_DB": byVariable].merging(Fixture.smallCorpusEnvironment) { $1 }).status == 0)
         #expect(FileManager.default.fileExists(atPath: byVariable))
     }
 
@@ -169,7 +170,7 @@ struct IngestCommandTests {
         #expect(run.stderr.split(separator: "\n").count == 1)
         #expect(run.stderr.contains("is damaged") && run.stderr.contains("pokesearch ingest"))
         // ingest rebuilds it, keeping the damaged file aside rather than deleting it.
-        let ingest = try pokesearch(["ingest", "--db", path])
+        let ingest = try pokesearch(["ingest", "--db", path], environment: Fixture.smallCorpusEnvironment)
         #expect(ingest.status == 0)
         #expect(try pokesearch(["pikachu", "--db", path]).status == 0)
         let directory = (path as NSString).deletingLastPathComponent
@@ -197,7 +198,7 @@ struct IngestCommandTests {
         let engine = SearchEngine(index: try Catalog.loadIndex(store))
         #expect(try engine.search("fire dragon").results.count >= 4)
         // The next ingest clears what the killed one left behind.
-        #expect(try pokesearch(["ingest", "--db", path, "--quiet"]).status == 0)
+        #expect(try pokesearch(["ingest", "--db", path, "--quiet"], environment: Fixture.smallCorpusEnvironment).status == 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
         #expect(!leftovers.contains { $0.contains(".ingest-") })
     }

@@ -49,6 +49,20 @@ enum Fixture {
         return path
     }()
 
+    /// A small corpus (the sync tests' subset: the first ten evolution chains, Pikachu's
+    /// among them, thirty moves and items) as a corpus directory, for `POKESEARCH_CORPUS`:
+    /// an ingest of it takes a tenth of the bundled corpus's, for the tests of what an
+    /// ingest does at the database path (a journal, a link, a damaged file) rather than
+    /// of what it makes of the corpus.
+    static let smallCorpus: String = {
+        let directory = temporaryDirectory("small-corpus")
+        try! TSV.writeCorpus(PokeAPIFixture.shared.subset, to: URL(fileURLWithPath: directory))
+        return directory
+    }()
+
+    /// The environment of a `pokesearch` run that ingests `smallCorpus`.
+    static var smallCorpusEnvironment: [String: String] { ["POKESEARCH_CORPUS": smallCorpus] }
+
     static let engine: SearchEngine = {
         let store = try! Store(path: database, readOnly: true)
         return SearchEngine(index: try! Catalog.loadIndex(store))
