@@ -23,7 +23,7 @@ import Testing
         #expect(try slugs(harness, "starters") == ["bulbasaur", "charmander", "squirtle"])
         #expect(try slugs(harness, "bestboi") == ["mr-mime"])
         #expect(harness.run(["synonym", "list"]).lines.count == 5)
-        #expect(harness.run(["ingest", "--quiet"]).status == 0)
+        #expect(harness.run(["ingest", "--quiet"], environment: Fixture.smallCorpusEnvironment).status == 0)
         #expect(try slugs(harness, "sparky").first == "pikachu")
         #expect(harness.run(["synonym", "remove", "Sparky"]).status == 0)
         #expect(try slugs(harness, "sparky").first != "pikachu")
