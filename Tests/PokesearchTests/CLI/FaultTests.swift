@@ -9,8 +9,8 @@ import Glibc
 
 /// Faults around the database and the corpus, each against the built binary: a clear
 /// one-line error, a non-zero exit, and the previous database byte for byte as it was
-/// (favourite included). SIGKILL during an ingest: StoreTests.killedIngestLeavesThePreviousDatabaseIntact;
-/// a database that is not SQLite at all: StoreTests.corruptDatabaseExitsThreeWithOneClearLine.
+/// (favourite included). SIGKILL during an ingest: IngestCommandTests.killedIngestLeavesThePreviousDatabaseIntact;
+/// a database that is not SQLite at all: IngestCommandTests.corruptDatabaseExitsThreeWithOneClearLine.
 @Suite struct FaultTests {
     /// A database with a favourite, and its bytes as they were before the fault.
     struct Previous {
