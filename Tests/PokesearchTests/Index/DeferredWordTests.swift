@@ -1,5 +1,3 @@
-import Catalog
-import Corpus
 import Folding
 import Foundation
 @testable import Index

@@ -1,10 +1,6 @@
-import Catalog
-import Corpus
-import Folding
 import Foundation
 @testable import Index
 @testable import Query
-import Store
 import Testing
 
 /// The typo search over the trie against a brute force over every key: the keys a term
