@@ -248,8 +248,9 @@ import Testing
         }
         let run = try sandbox.run(["ingest", "--csv", sandbox.server.origin + "/csv/", "--quiet"])
         #expect(run.status == 0, "\(run.stderr)")
-        let expected = try Converter.convert(csvDirectory: shared)
-        #expect(Self.sortedRows(try Store(path: sandbox.database, readOnly: true).readCorpusTables()) == Self.sortedRows(expected))
+        // The bundled corpus is this conversion of these tables (CorpusTests.
+        // converterReproducesTheBundledCorpusByteForByte): not made again here.
+        #expect(Self.sortedRows(try Store(path: sandbox.database, readOnly: true).readCorpusTables()) == Self.sortedRows(Fixture.corpusTables))
         #expect(Set(sandbox.server.log.map(\.path)) == Set(Converter.csvFiles.map { "/csv/\($0).csv" }))
     }
 
