@@ -92,9 +92,8 @@ struct IngestCommandTests {
     }
 
     /// SIGKILL an ingest at several instants: the previous database must stay whole, with
-    /// its favourite, and a reader running meanwhile never sees an error. (One instant at a
-    /// time: the instants are spread over one ingest's time alone.)
-    @Test(.serialized, arguments: [0.05, 0.3, 0.8, 1.5, 2.5, 4.0])
+    /// its favourite, and a reader running meanwhile never sees an error.
+    @Test(arguments: [0.05, 0.3, 0.8, 1.5, 2.5, 4.0])
     func killedIngestLeavesThePreviousDatabaseIntact(after seconds: Double) throws {
         let (path, process) = try startIngestOfAFavourite("kill")
         let deadline = Date().addingTimeInterval(seconds)
