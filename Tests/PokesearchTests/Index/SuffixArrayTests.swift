@@ -28,6 +28,11 @@ struct SuffixArrayTests {
         return needles
     }
 
+    /// The C library's `memmem` (a GNU extension, which Swift's Glibc module leaves out), looked
+    /// up by name: the scan of every key the suffix array is checked against.
+    static let memmem = unsafeBitCast(dlsym(nil, "memmem")!,
+                                      to: (@convention(c) (UnsafeRawPointer?, Int, UnsafeRawPointer?, Int) -> UnsafeMutableRawPointer?).self)
+
     /// Against a scan of every key for each text: a sample of the pieces outside a full run.
     @Test(.tags(.exhaustive)) func keysContainingATextAreTheKeysAScanFinds() throws {
         let index = Fixture.engine.index
@@ -36,6 +41,7 @@ struct SuffixArrayTests {
             let roles = index.postingRange(key: key).map { Posting(raw: index.postings[$0]).role }
             return roles.contains(.whole) || roles.contains(.compact) || roles.allSatisfy { $0 == .field }
         }
+        let ranges = indexed.map { index.keys.range($0) }
         let pieces = Self.pieces(index)
         #expect(pieces.count > 300)
         for needle in Exhaustive.sample(pieces, oneIn: 4) + Self.absent {
@@ -53,12 +59,16 @@ struct SuffixArrayTests {
             var anywhere: [Int] = []
             index.keys.bytes.withUnsafeBufferPointer { bytes in
                 needle.withUnsafeBufferPointer { needle in
-                    for key in indexed {
-                        let range = index.keys.range(key)
-                        if IndexSnapshot.firstOffset(of: needle, in: UnsafeBufferPointer(rebasing: bytes[range])) != nil { anywhere.append(key) }
-                        guard range.count > 1 else { continue }
-                        let later = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<range.upperBound])
-                        if let offset = IndexSnapshot.firstOffset(of: needle, in: later) { expected.append((key, offset + 1)) }
+                    for i in indexed.indices {
+                        let start = UnsafeRawPointer(bytes.baseAddress! + ranges[i].lowerBound), count = ranges[i].count
+                        guard let first = Self.memmem(start, count, needle.baseAddress, needle.count) else { continue }
+                        anywhere.append(indexed[i])
+                        // The first occurrence further in than the key's start.
+                        if first > start {
+                            expected.append((indexed[i], UnsafeRawPointer(first) - start))
+                        } else if count > 1, let later = Self.memmem(start + 1, count - 1, needle.baseAddress, needle.count) {
+                            expected.append((indexed[i], UnsafeRawPointer(later) - start))
+                        }
                     }
                 }
             }
