@@ -132,8 +132,9 @@ public final class LineServer {
     private static let threadStackBytes = 1 << 20
 
     private func acceptClients() {
-        // The connections in use, asked of the kernel once a turn at most (a poll over every
-        // connection: not a cost to pay for each client refused), counting those admitted since.
+        // The connections in use, asked of the kernel once between admissions at most (a poll
+        // over every connection: not a cost to pay for each client refused). An admission asks
+        // again: the client just admitted may have hung up already and be reconnecting.
         var inUse: Int?
         for _ in 0..<Self.acceptsPerTurn {
             let fd = pokesearch_accept4(listener.fd, Int32(SOCK_CLOEXEC.rawValue))
@@ -157,7 +158,7 @@ public final class LineServer {
                 continue
             }
             admit(fd)
-            inUse = inUse.map { $0 + 1 }
+            inUse = nil
         }
     }
 

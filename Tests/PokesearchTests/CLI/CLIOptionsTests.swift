@@ -205,7 +205,7 @@ struct CLIOptionsTests {
 
     @Test func ingestCountsAreInWordsWithTheirPlurals() throws {
         let path = Fixture.temporaryDirectory("ingest-words") + "/db.sqlite"
-        let run = try pokesearch(["ingest", "--db", path])
+        let run = try pokesearch(["ingest", "--db", path], environment: Fixture.smallCorpusEnvironment)
         #expect(run.status == 0)
         #expect(run.stdout.contains(" moves, ") && run.stdout.contains(" abilities, ") && run.stdout.contains(" Pokémon, "), "\(run.stdout)")
         #expect(!run.stdout.contains(" move,") && !run.stdout.contains(" ability,"))

@@ -9,8 +9,8 @@ import Glibc
 
 /// Faults around the database and the corpus, each against the built binary: a clear
 /// one-line error, a non-zero exit, and the previous database byte for byte as it was
-/// (favourite included). SIGKILL during an ingest: StoreTests.killedIngestLeavesThePreviousDatabaseIntact;
-/// a database that is not SQLite at all: StoreTests.corruptDatabaseExitsThreeWithOneClearLine.
+/// (favourite included). SIGKILL during an ingest: IngestCommandTests.killedIngestLeavesThePreviousDatabaseIntact;
+/// a database that is not SQLite at all: IngestCommandTests.corruptDatabaseExitsThreeWithOneClearLine.
 @Suite struct FaultTests {
     /// A database with a favourite, and its bytes as they were before the fault.
     struct Previous {
@@ -106,15 +106,16 @@ import Glibc
     }
 
     static let damagedFractions = [0.02, 0.1, 0.3, 0.5, 0.7, 0.9, 0.98]
-    static let commandsOnDamagedPages = [["pikachu"], ["fire", "dragon", "--limit", "50"], ["show", "25"], ["complete", "char"], ["fav", "add", "mew"]]
+    static let commandsOnDamagedPages = [["pikachu"], ["fire", "dragon", "--limit", "50"], ["show", "25"], ["complete", "char"], ["fav", "add", "pikachu"]]
 
     /// A database whose pages are damaged here and there (the SQLite header intact): every
     /// command exits with a result or one error line, never a crash. (Damage in the stored
-    /// index has each command rebuild it, the slow part: outside a full run, one command at
-    /// each place, a different one at each, every command at one place at least.)
+    /// index has each command rebuild it, the slow part: a database of the small corpus, and
+    /// outside a full run, one command at each place, a different one at each, every command
+    /// at one place at least.)
     @Test(.tags(.exhaustive), arguments: damagedFractions)
     func damagedPages(at fraction: Double) throws {
-        let path = Fixture.copyOfDatabase("damaged")
+        let path = Fixture.copyOfDatabase("damaged", from: Fixture.smallDatabase)
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
         let size = try handle.seekToEnd()
         try handle.seek(toOffset: UInt64(Double(size) * fraction) & ~4095)

@@ -9,14 +9,14 @@ import Testing
         defer { harness.remove() }
         #expect(harness.run(["fav"]).status == 1)
         #expect(harness.run(["fav", "add", "pikachu"]).status == 0)
-        #expect(harness.run(["fav", "add", "move:thunderbolt"]).status == 0)
+        #expect(harness.run(["fav", "add", "move:thunder-punch"]).status == 0)
         #expect(harness.run(["fav", "add", "Dracaufeu"]).status == 0)
         #expect(harness.run(["fav", "add", "metronome"]).status == 1)
-        #expect(harness.run(["ingest", "--quiet"]).status == 0)
+        #expect(harness.run(["ingest", "--quiet"], environment: Fixture.smallCorpusEnvironment).status == 0)
         let listed = try harness.run(["fav", "--json"]).jsonLines().map { "\($0["kind"]!):\($0["slug"]!)" }
-        #expect(listed == ["pokemon:pikachu", "move:thunderbolt", "pokemon:charizard"])
+        #expect(listed == ["pokemon:pikachu", "move:thunder-punch", "pokemon:charizard"])
         let filtered = try harness.run(["is:fav", "--json"]).jsonLines().compactMap { $0["slug"] as? String }
-        #expect(Set(filtered) == ["pikachu", "thunderbolt", "charizard"])
+        #expect(Set(filtered) == ["pikachu", "thunder-punch", "charizard"])
         #expect(harness.run(["fav", "remove", "pikachu"]).status == 0)
         let again = harness.run(["fav", "remove", "pikachu"])
         #expect(again.status == 1)

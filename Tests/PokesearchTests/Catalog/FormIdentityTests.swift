@@ -146,8 +146,8 @@ struct FormIdentityTests {
 extension Fixture {
     /// A copy of the test database made older by `downgrade`, with `userData` (SQL) written
     /// into it as that older pokesearch would have.
-    static func olderDatabase(_ label: String, _ downgrade: (Store) throws -> Void, userData: String) throws -> String {
-        let path = copyOfDatabase(label)
+    static func olderDatabase(_ label: String, _ downgrade: (Store) throws -> Void, userData: String, from source: String = database) throws -> String {
+        let path = copyOfDatabase(label, from: source)
         let store = try Store(path: path)
         try downgrade(store)
         try store.database.execute(userData)

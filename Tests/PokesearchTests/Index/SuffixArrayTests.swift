@@ -9,7 +9,11 @@ import Testing
 struct SuffixArrayTests {
     /// Texts to look for: pieces (1–8 scalars, from the start, the middle and the end) of
     /// every 1,201st key, Latin and other scripts alike, and texts no key holds.
-    static func needles(_ index: IndexSnapshot) -> [[UInt8]] {
+    static func needles(_ index: IndexSnapshot) -> [[UInt8]] { pieces(index) + absent }
+
+    static let absent = ["zzqz", "ピカチュウピカチュウ", "pikachu pikachu", "x"].map { Array($0.utf8) }
+
+    static func pieces(_ index: IndexSnapshot) -> [[UInt8]] {
         var seen = Set<[UInt8]>()
         var needles: [[UInt8]] = []
         for key in stride(from: 0, to: index.keys.count, by: 1_201) {
@@ -21,19 +25,26 @@ struct SuffixArrayTests {
                 }
             }
         }
-        return needles + ["zzqz", "ピカチュウピカチュウ", "pikachu pikachu", "x"].map { Array($0.utf8) }
+        return needles
     }
 
-    @Test func keysContainingATextAreTheKeysAScanFinds() throws {
+    /// The C library's `memmem` (a GNU extension, which Swift's Glibc module leaves out), looked
+    /// up by name: the scan of every key the suffix array is checked against.
+    static let memmem = unsafeBitCast(dlsym(nil, "memmem")!,
+                                      to: (@convention(c) (UnsafeRawPointer?, Int, UnsafeRawPointer?, Int) -> UnsafeMutableRawPointer?).self)
+
+    /// Against a scan of every key for each text: a sample of the pieces outside a full run.
+    @Test(.tags(.exhaustive)) func keysContainingATextAreTheKeysAScanFinds() throws {
         let index = Fixture.engine.index
         // What the array holds: whole and compact names, and keys of fields alone.
         let indexed = (0..<index.keys.count).filter { key in
             let roles = index.postingRange(key: key).map { Posting(raw: index.postings[$0]).role }
             return roles.contains(.whole) || roles.contains(.compact) || roles.allSatisfy { $0 == .field }
         }
-        let needles = Self.needles(index)
-        #expect(needles.count > 300)
-        for needle in needles {
+        let ranges = indexed.map { index.keys.range($0) }
+        let pieces = Self.pieces(index)
+        #expect(pieces.count > 300)
+        for needle in Exhaustive.sample(pieces, oneIn: 4) + Self.absent {
             // Further in than the key's start, and anywhere (`keysContaining`, for wildcards).
             var found: [(key: Int, offset: Int)] = []
             var spacesMistold = 0
@@ -48,12 +59,16 @@ struct SuffixArrayTests {
             var anywhere: [Int] = []
             index.keys.bytes.withUnsafeBufferPointer { bytes in
                 needle.withUnsafeBufferPointer { needle in
-                    for key in indexed {
-                        let range = index.keys.range(key)
-                        if IndexSnapshot.firstOffset(of: needle, in: UnsafeBufferPointer(rebasing: bytes[range])) != nil { anywhere.append(key) }
-                        guard range.count > 1 else { continue }
-                        let later = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<range.upperBound])
-                        if let offset = IndexSnapshot.firstOffset(of: needle, in: later) { expected.append((key, offset + 1)) }
+                    for i in indexed.indices {
+                        let start = UnsafeRawPointer(bytes.baseAddress! + ranges[i].lowerBound), count = ranges[i].count
+                        guard let first = Self.memmem(start, count, needle.baseAddress, needle.count) else { continue }
+                        anywhere.append(indexed[i])
+                        // The first occurrence further in than the key's start.
+                        if first > start {
+                            expected.append((indexed[i], UnsafeRawPointer(first) - start))
+                        } else if count > 1, let later = Self.memmem(start + 1, count - 1, needle.baseAddress, needle.count) {
+                            expected.append((indexed[i], UnsafeRawPointer(later) - start))
+                        }
                     }
                 }
             }

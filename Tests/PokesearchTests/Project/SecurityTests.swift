@@ -96,7 +96,7 @@ import Glibc
     /// The data directory ingest creates is private to the user.
     @Test func createdDataDirectoryIsPrivate() throws {
         let directory = Fixture.temporaryDirectory("data-dir") + "/nested/pokesearch"
-        let run = try pokesearch(["ingest", "--db", directory + "/pokesearch.sqlite", "--quiet"])
+        let run = try pokesearch(["ingest", "--db", directory + "/pokesearch.sqlite", "--quiet"], environment: Fixture.smallCorpusEnvironment)
         #expect(run.status == 0, "\(run.stderr)")
         var status = stat()
         #expect(stat(directory, &status) == 0)

@@ -46,7 +46,7 @@ struct ParityTests {
 
     @Test(.tags(.exhaustive)) func searchesAreTheSameWithAndWithoutAServer() throws {
         let server = try RunningServer()
-        for query in Exhaustive.sample(Self.queries, oneIn: 4) {
+        for query in Exhaustive.sample(Self.queries, oneIn: 8) {
             for options in [["-n", "10"], ["-n", "5", "-l", "ja", "--offset", "2"], ["-j", "-n", "5"]] {
                 try expectSame(["search", query] + options, server: server)
             }
@@ -112,14 +112,5 @@ struct ParityTests {
         #expect(Request.search(query: "pika\nPING", options: SearchRequestOptions()).line == nil)
         #expect(Request.complete(prefix: "pikachu ", limit: 8, language: 0, kinds: []).line == nil)
         #expect(Request.get("pika\u{0}chu").line == nil)
-    }
-}
-
-@Suite("Favourites filter detection")
-struct FavouritesFilterTests {
-    @Test(arguments: [("is:fav", true), ("IS:FAV pika", true), ("-is:favourite", true), ("fire is:favorite", true),
-                      ("ffav", false), ("favourite", false), ("is:legendary", false), ("fa v", false), ("", false)])
-    func queriesFilteringByFavouritesAreRecognised(query: String, filters: Bool) {
-        #expect(QueryParser.filtersFavourites(query) == filters, "\(query)")
     }
 }

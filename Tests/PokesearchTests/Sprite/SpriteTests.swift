@@ -3,62 +3,6 @@ import Foundation
 @testable import PokesearchCLI
 import Testing
 
-/// PNG files made here, byte by byte: chunks, scanline filters, and a zlib stream of stored
-/// (uncompressed) deflate blocks, which any inflater reads.
-enum TestPNG {
-    static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-        bigEndian(body.count) + Array(type.utf8) + body + [0, 0, 0, 0] // (CRCs are not checked)
-    }
-
-    static func bigEndian(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
-
-    /// `data` as a zlib stream of stored blocks.
-    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [0x78, 0x01]
-        var start = 0
-        repeat {
-            let end = min(start + 65_535, data.count)
-            let length = end - start
-            out += [end == data.count ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
-            out += data[start..<end]
-            start = end
-        } while start < data.count
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in data { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
-        return out + bigEndian(Int(b << 16 | a))
-    }
-
-    /// Each row filtered with `filters[y % count]` (as an encoder would), bytesPerPixel `bpp`.
-    static func filtered(_ rows: [[UInt8]], filters: [UInt8], bpp: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        for (y, row) in rows.enumerated() {
-            let filter = filters[y % filters.count]
-            out.append(filter)
-            for i in row.indices {
-                let a = i >= bpp ? Int(row[i - bpp]) : 0, b = y > 0 ? Int(rows[y - 1][i]) : 0
-                let c = i >= bpp && y > 0 ? Int(rows[y - 1][i - bpp]) : 0
-                let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
-                let predicted = [0, a, b, (a + b) / 2, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][Int(filter)]
-                out.append(UInt8(truncatingIfNeeded: Int(row[i]) - predicted))
-            }
-        }
-        return out
-    }
-
-    static func file(width: Int, height: Int, depth: UInt8 = 8, colour: UInt8, rows: [[UInt8]], filters: [UInt8] = [0], bpp: Int = 4,
-                     extra: [[UInt8]] = []) -> [UInt8] {
-        PNG.signature + chunk("IHDR", bigEndian(width) + bigEndian(height) + [depth, colour, 0, 0, 0]) + extra.flatMap { $0 }
-            + chunk("IDAT", zlibStored(filtered(rows, filters: filters, bpp: bpp))) + chunk("IEND", [])
-    }
-
-    /// 3×4 RGBA: red over blue in the first two columns, green over transparent in the third.
-    static let rgba: [UInt8] = {
-        let red: [UInt8] = [255, 0, 0, 255], blue: [UInt8] = [0, 0, 255, 255], green: [UInt8] = [0, 200, 0, 255], clear: [UInt8] = [0, 0, 0, 0]
-        let rows = [red + red + green, red + red + green, blue + blue + clear, blue + blue + clear]
-        return file(width: 3, height: 4, colour: 6, rows: rows, filters: [1, 2, 3, 4], bpp: 4)
-    }()
-}
-
 @Suite("Sprites")
 struct SpriteTests {
     @Test func decodesEveryFilterAndColourType() throws {
@@ -137,65 +81,5 @@ struct SpriteTests {
         #expect(GraphicsProtocol.detect(environment: ["TERM": "xterm-sixel"]) == .sixel)
         #expect(GraphicsProtocol.detect(environment: ["TERM": "xterm-256color"]) == .blocks)
         #expect(GraphicsProtocol.detect(environment: ["TERM": "xterm-kitty", "POKESEARCH_SPRITE": "blocks"]) == .blocks)
-    }
-}
-
-extension SyncTests {
-    /// A sprite the API test server serves, downloaded and drawn by `sprite --show` in each
-    /// protocol; `show` draws it beside the page only on a terminal.
-    @Test func spriteIsDrawnFromWhatTheServerServes() throws {
-        let sandbox = try Sandbox()
-        try sandbox.makePreviousDatabase()
-        let png = TestPNG.rgba
-        sandbox.server.route("/sprites/25.png") { _ in TestHTTPServer.Response(status: 200, body: png, contentType: "image/png") }
-        let blocks = try sandbox.run(["sprite", "pikachu", "--show", "--api", sandbox.api], environment: ["POKESEARCH_SPRITE": "blocks"])
-        #expect(blocks.status == 0, "\(blocks.stderr)")
-        #expect(blocks.stdout == TerminalImage.halfBlocks(try PNG.decode(png)).map { $0 + "\n" }.joined())
-        let kitty = try sandbox.run(["sprite", "pikachu", "--show"], environment: ["TERM": "xterm-kitty"])
-        #expect(kitty.stdout == TerminalImage.kitty(png: png, columns: 24, rows: 12) + "\n")
-        let sixel = try sandbox.run(["sprite", "pikachu", "--show"], environment: ["TERM": "foot"])
-        #expect(sixel.stdout.hasPrefix("\u{1B}P0;1;0q") && sixel.stdout.hasSuffix("\u{1B}\\\n"))
-        // Piped, `show` draws no sprite.
-        let piped = try sandbox.run(["show", "pikachu"])
-        #expect(piped.status == 0 && !piped.stdout.contains("▀"))
-    }
-}
-
-@Suite("Sprites beside the page")
-struct SpriteBesideThePageTests {
-    /// `show` on a pseudo-terminal (util-linux `script`) with the test sprite cached.
-    func showOnTerminal(_ extra: String, columns: Int) throws -> String {
-        let cache = Fixture.temporaryDirectory("sprite-cache")
-        try FileManager.default.createDirectory(atPath: cache + "/pokesearch/sprites", withIntermediateDirectories: true)
-        try Data(TestPNG.rgba).write(to: URL(fileURLWithPath: cache + "/pokesearch/sprites/pikachu.png"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "\(Fixture.binary.path) show pikachu --db \(Fixture.database) \(extra)", "/dev/null"]
-        process.environment = ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "COLUMNS": String(columns), "XDG_CACHE_HOME": cache,
-                               "POKESEARCH_NO_HISTORY": "1", "HOME": cache, "POKESEARCH_SOCKET": "/nonexistent/s.sock"]
-            .merging(Fixture.sanitizerEnvironment) { new, _ in new }
-        process.standardInput = FileHandle.nullDevice
-        let (_, stdout, _) = try runDrainingOutput(process)
-        return stdout
-    }
-
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script is not installed"))
-    func showDrawsTheCachedSpriteBesideThePageOnATerminal() throws {
-        let wide = try showOnTerminal("", columns: 200)
-        let first = try #require(wide.split(separator: "\n").first)
-        #expect(first.hasPrefix("\u{1B}[38;2;255;0;0;48;2;255;0;0m▀") && first.contains("#25 Pikachu"), "\(first.debugDescription)")
-        let none = try showOnTerminal("--no-sprite", columns: 200)
-        #expect(none.contains("#25 Pikachu") && !none.contains("▀"))
-    }
-
-    /// The page's lines beside the sprite's, the sprite's column padded where the page is longer.
-    @Test func pageLinesArePlacedBesideTheSprite() throws {
-        let lines = try SpriteDrawing.place(png: TestPNG.rgba, beside: ["one", "two", "three"], using: .blocks, columns: 80)
-        let sprite = TerminalImage.halfBlocks(try PNG.decode(TestPNG.rgba))
-        #expect(lines == [sprite[0] + "  one", sprite[1] + "  two", "     three"])
-        let narrow = try SpriteDrawing.place(png: TestPNG.rgba, beside: [String(repeating: "x", count: 75)], using: .blocks, columns: 80)
-        #expect(narrow == sprite + [String(repeating: "x", count: 75)], "too narrow beside: above")
-        let kitty = try SpriteDrawing.place(png: TestPNG.rgba, beside: ["one"], using: .kitty, columns: 80)
-        #expect(kitty.count == 12 && kitty[0].hasPrefix("\u{1B}_Ga=T,C=1,f=100") && kitty[0].hasSuffix(String(repeating: " ", count: 26) + "one"))
     }
 }

@@ -13,10 +13,11 @@ struct PokedexHarness {
     let directory: URL
     var database: String { directory.appendingPathComponent("pokesearch.sqlite").path }
 
-    init() throws {
+    /// On a copy of the shared database, or of `source` (`Fixture.smallDatabase`).
+    init(copying source: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pokedex-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try Self.template.get(), toPath: database)
+        try FileManager.default.copyItem(atPath: try source ?? Self.template.get(), toPath: database)
     }
 
     struct Run {

@@ -120,6 +120,11 @@ final class TestClient {
 
     deinit { close(fd) }
 
+    /// Hangs up: the server sees the end of this connection at once. Closing the descriptor
+    /// alone may not end it yet: a process another test is starting holds a copy of every
+    /// descriptor of this one until it executes its program (`Process` forks).
+    func hangUp() { shutdown(fd, Int32(SHUT_RDWR)) }
+
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     func send(_ bytes: [UInt8]) throws {

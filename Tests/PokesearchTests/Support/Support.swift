@@ -49,6 +49,29 @@ enum Fixture {
         return path
     }()
 
+    /// A small corpus (the sync tests' subset: the first ten evolution chains, Pikachu's
+    /// among them, thirty moves and items) as a corpus directory, for `POKESEARCH_CORPUS`:
+    /// an ingest of it takes a tenth of the bundled corpus's, for the tests of what an
+    /// ingest does at the database path (a journal, a link, a damaged file) rather than
+    /// of what it makes of the corpus.
+    static let smallCorpus: String = {
+        let directory = temporaryDirectory("small-corpus")
+        try! TSV.writeCorpus(PokeAPIFixture.shared.subset, to: URL(fileURLWithPath: directory))
+        return directory
+    }()
+
+    /// The environment of a `pokesearch` run that ingests `smallCorpus`.
+    static var smallCorpusEnvironment: [String: String] { ["POKESEARCH_CORPUS": smallCorpus] }
+
+    /// A database of the small corpus, for the tests of a database rebuilt from its own
+    /// tables when opened (older documents, an older schema): what it holds does not matter
+    /// there, and a rebuild of the bundled corpus's is most of an ingest.
+    static let smallDatabase: String = {
+        let path = temporaryDirectory("small-db") + "/pokesearch.sqlite"
+        _ = try! Ingest.run(tables: PokeAPIFixture.shared.subset, source: "small corpus", databasePath: path)
+        return path
+    }()
+
     static let engine: SearchEngine = {
         let store = try! Store(path: database, readOnly: true)
         return SearchEngine(index: try! Catalog.loadIndex(store))
@@ -71,10 +94,10 @@ enum Fixture {
         return bytes.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
 
-    /// A fresh copy of the shared database, for a test that writes.
-    static func copyOfDatabase(_ label: String) -> String {
+    /// A fresh copy of the shared database (or of `source`), for a test that writes.
+    static func copyOfDatabase(_ label: String, from source: String = database) -> String {
         let path = temporaryDirectory(label) + "/pokesearch.sqlite"
-        try! FileManager.default.copyItem(atPath: database, toPath: path)
+        try! FileManager.default.copyItem(atPath: source, toPath: path)
         return path
     }
 }

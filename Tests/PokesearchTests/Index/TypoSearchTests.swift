@@ -1,0 +1,224 @@
+import Foundation
+@testable import Index
+@testable import Query
+import Testing
+
+/// The typo search over the trie against a brute force over every key: the keys a term
+/// finds within its edit budget, and at what distance, must be exactly the keys having a
+/// prefix within that many edits (optimal string alignment: transpositions count 1).
+@Suite("Typo search")
+struct TypoSearchTests {
+    /// Fewest edits turning some prefix of `key` into `term`, or nil past `budget`.
+    static func prefixDistance(_ key: [UInt32], _ term: [UInt32], budget: Int) -> Int? {
+        let m = term.count
+        // (Three rows, reused: this runs on every key for each term.)
+        var previous2 = [Int](repeating: 0, count: m + 1)
+        var previous = Array(0...m)
+        var current = [Int](repeating: 0, count: m + 1)
+        var best = previous[m]
+        for i in 1...max(1, key.count) where i <= key.count {
+            current[0] = i
+            var rowMinimum = i
+            for j in 1...m {
+                let cost = key[i - 1] == term[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, key[i - 1] == term[j - 2], key[i - 2] == term[j - 1] {
+                    current[j] = min(current[j], previous2[j - 2] + 1)
+                }
+                rowMinimum = min(rowMinimum, current[j])
+            }
+            best = min(best, current[m])
+            if rowMinimum > budget { break }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return best <= budget ? best : nil
+    }
+
+    /// Every key's scalars, and its ASCII start (what an ASCII term is compared with), for
+    /// the brute forces: made once for all of them.
+    static let keyScalars = (0..<Fixture.engine.index.keys.count).map { Fixture.engine.index.keyString($0).unicodeScalars.map(\.value) }
+    static let keyASCIIStarts = keyScalars.map { Array($0.prefix { $0 < 0x80 }) }
+
+    @Test(.tags(.exhaustive)) func trieWalkFindsWhatABruteForceFinds() throws {
+        let index = Fixture.engine.index
+        var generator = DifferentialTests.Generator(state: 4242)
+        // Past one edit's budget, the walk follows the term byte by byte instead of stepping;
+        // edits at the start and at the end of the term, where that begins and where it ends.
+        let words = ["pikachu", "charizard", "garchomp", "bulbasaur", "thunderbolt", "leftovers", "levitate", "ピカチュウ", "피카츄",
+                     "metronome", "ampharos", "mr mime", "eevee"]
+        for (n, word) in words.enumerated() {
+            var scalars = word.unicodeScalars.map(\.value)
+            // One edit at a seeded place (the first and the last for the last words): substitute,
+            // delete, insert or transpose.
+            let at = n == words.count - 2 ? 0 : n == words.count - 1 ? scalars.count - 2 : generator.below(scalars.count - 1)
+            switch n % 4 {
+            case 0: scalars[at] = 0x78
+            case 1: scalars.remove(at: at)
+            case 2: scalars.insert(0x65, at: at)
+            default: scalars.swapAt(at, at + 1)
+            }
+            for maxEdits in [1, 2] {
+                var steps = Int.max
+                var found: [Int: Int] = [:]
+                for match in index.typoMatches(scalars, maxEdits: maxEdits, steps: &steps) {
+                    let (range, node, distance, _) = match
+                    // The node found holds the range (its list is what a completion reads).
+                    #expect(index.nodeKeys(node) == range)
+                    Self.expectPathHolds(match, scalars)
+                    for key in range { found[key] = min(found[key] ?? .max, distance) }
+                }
+                let asciiOnly = scalars.allSatisfy { $0 < 0x80 }
+                var expected: [Int: Int] = [:]
+                // An ASCII term is compared with the ASCII part of a key that starts the key.
+                for (key, comparable) in (asciiOnly ? Self.keyASCIIStarts : Self.keyScalars).enumerated() {
+                    if let distance = Self.prefixDistance(comparable, scalars, budget: maxEdits) { expected[key] = distance }
+                }
+                #expect(found == expected, "'\(String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init))))' within \(maxEdits): \(found.count) found, \(expected.count) expected")
+            }
+        }
+    }
+
+    /// A search of a long Latin term is split (see `TypoSearch`): every edit in the first half
+    /// is the case found through the suffix array; the others are the walk's. (Its paths
+    /// measured once each: "thunder pnch" and "thnduerbolt" meet the same word in many keys,
+    /// "pkoeball" and "xxxxball" more distinct ones, about 140 within one edit and 200 within
+    /// two, than the table of those measured takes.)
+    @Test(.tags(.exhaustive), arguments: Exhaustive.sample(["cxxrizard", "xxpikachu", "agrhcomp", "mtreonoem", "levtiaet", "thnduerbolt", "lfetovesr",
+                                                            "ampahros", "bulbasuar", "xxxxxxxxx", "mr mmie", "leftvoers x", "rockrufff",
+                                                            "thunder pnch", "pkoeball", "xxxxball"], oneIn: 2))
+    func splitSearchFindsWhatABruteForceFinds(_ word: String) throws {
+        Self.expectSplitSearchMatchesBruteForce(word.unicodeScalars.map(\.value))
+    }
+
+    /// The split is what makes a long term's search cheap: the same keys at the same distances
+    /// as the whole enumeration, in fewer steps, at most a third from eight letters (a split
+    /// that quietly stopped applying would still find everything).
+    @Test(arguments: ["thnduerbolt", "cxxrizard", "bulbasuar", "lfetovesr", "pikachi", "garchmop", "levtiaet"])
+    func splitSearchTakesAFractionOfTheSteps(_ word: String) throws {
+        let index = Fixture.engine.index
+        let term = word.unicodeScalars.map(\.value)
+        for maxEdits in [1, 2] {
+            func search(split: Int?) -> (found: [Int: Int], steps: Int) {
+                var search = TypoSearch(index: index, term: term, maxEdits: maxEdits, split: split, budget: 1_000_000)
+                search.run()
+                var found: [Int: Int] = [:]
+                for (range, _, distance, _) in search.found { for key in range { found[key] = min(found[key] ?? .max, distance) } }
+                return (found, 1_000_000 - search.budget)
+            }
+            let split = search(split: term.count / 2), whole = search(split: nil)
+            #expect(split.found == whole.found, "'\(word)' within \(maxEdits)")
+            // Seven letters split 3 + 4: the first half saves less.
+            #expect(split.steps < whole.steps, "'\(word)' within \(maxEdits): \(split.steps) steps split, \(whole.steps) whole")
+            if term.count >= 8 {
+                #expect(split.steps * 3 <= whole.steps, "'\(word)' within \(maxEdits): \(split.steps) steps split, \(whole.steps) whole")
+            }
+        }
+    }
+
+    /// A split search measures each path of its second half's occurrences once (the table in
+    /// `runExactTail`): "pikachu" split 3 + 4 finds "achu" in 191 keys, nearly all in the
+    /// word "pikachu", seven bytes to measure in each (1,693 steps in all when each was
+    /// measured: the results alone would not show it).
+    @Test func splitSearchMeasuresEachPathOnce() throws {
+        let index = Fixture.engine.index
+        let word = "pikachu"
+        let term = word.unicodeScalars.map(\.value)
+        var search = TypoSearch(index: index, term: term, maxEdits: 1, split: 3, budget: 1_000_000)
+        search.run()
+        var occurrences = 0
+        Array("achu".utf8).withUnsafeBufferPointer { rest in
+            index.suffixes.forEachOccurrence(of: rest, keyCount: index.keys.count) { _, _, _ in occurrences += 1 }
+        }
+        let steps = 1_000_000 - search.budget
+        #expect(occurrences > 150, "'achu' in \(occurrences) keys")
+        #expect(steps < occurrences * word.count, "\(steps) steps for \(occurrences) occurrences")
+    }
+
+    /// Seeded keys of eight to fourteen ASCII scalars with one or two random edits, most in
+    /// the first half.
+    @Test(.tags(.exhaustive)) func generatedTypoTermsMatchABruteForce() throws {
+        let index = Fixture.engine.index
+        var generator = DifferentialTests.Generator(state: 77)
+        var terms = 0
+        while terms < Exhaustive.share(20, oneIn: 4) {
+            var scalars = index.keyString(generator.below(index.keys.count)).unicodeScalars.map(\.value)
+            guard (8...14).contains(scalars.count), scalars.allSatisfy({ $0 < 0x80 }) else { continue }
+            for _ in 0...(terms % 2) {
+                let at = generator.below(2) == 0 ? generator.below(scalars.count / 2) : generator.below(scalars.count - 1)
+                switch generator.below(4) {
+                case 0: scalars[at] = UInt32(0x61 + generator.below(26))
+                case 1: scalars.remove(at: at)
+                case 2: scalars.insert(UInt32(0x61 + generator.below(26)), at: at)
+                default: if at + 1 < scalars.count { scalars.swapAt(at, at + 1) }
+                }
+            }
+            Self.expectSplitSearchMatchesBruteForce(scalars)
+            terms += 1
+        }
+    }
+
+    /// Optimal string alignment distance (insertions, deletions, substitutions and adjacent
+    /// transpositions each cost 1, as the contract counts typos), by the engine's function.
+    static func editDistance<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { TypoSearch.distance(a, $0, atMost: max(a.count, $0.count))! } }
+    }
+
+    @Test func editDistanceCountsAsTheContractDoes() {
+        for (a, b, expected) in [("", "abc", 3), ("abc", "", 3), ("abc", "abc", 0), ("ab", "ba", 1), ("kitten", "sitting", 3),
+                                 ("ca", "abc", 3), ("pikachu", "pikachuu", 1), ("charizard", "chraizard", 1), ("bulbasaur", "blubasuar", 2)] {
+            #expect(Self.editDistance(Array(a), Array(b)) == expected, "\(a) → \(b)")
+            #expect(Self.editDistance(Array(b.utf8), Array(a.utf8)) == expected, "\(b) → \(a)")
+        }
+    }
+
+    /// The split search's distance computes only a band around the diagonal: it must agree
+    /// with the whole table (`editDistance`: a limit of the longer length) on every pair,
+    /// within the limit and past it.
+    @Test func bandedDistanceAgreesWithTheWholeTable() {
+        var generator = DifferentialTests.Generator(state: 99)
+        // Three letters, so that repeats and transpositions are common.
+        func word() -> [UInt8] { (0..<generator.below(11)).map { _ in UInt8(0x61 + generator.below(3)) } }
+        for _ in 0..<4000 {
+            let a = word(), b = word()
+            let expected = Self.editDistance(a, b)
+            for limit in 0...3 {
+                let banded = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { TypoSearch.distance(a, $0, atMost: limit) } }
+                #expect(banded == (expected <= limit ? expected : nil), "\(a) \(b) within \(limit)")
+            }
+        }
+    }
+
+    /// A match's path (its first key's first `length` bytes) starts every key of its range and
+    /// is within its distance of the term: what ranks its first key, when that long, as the
+    /// whole word within the edits (`MatchContext.matchTypos`).
+    static func expectPathHolds(_ match: TypoMatch, _ term: [UInt32]) {
+        let index = Fixture.engine.index
+        let first = Array(index.keyString(match.keys.lowerBound).utf8)
+        guard match.length <= first.count, let path = String(validating: first[..<match.length], as: UTF8.self) else {
+            Issue.record("a path of \(match.length) bytes in '\(index.keyString(match.keys.lowerBound))'")
+            return
+        }
+        #expect(match.keys.allSatisfy { index.keyString($0).utf8.starts(with: path.utf8) })
+        let whole = Self.editDistance(Array(path), Array(String(String.UnicodeScalarView(term.compactMap(Unicode.Scalar.init)))))
+        #expect(whole <= match.distance, "path '\(path)': \(whole) edits from the term, the match says \(match.distance)")
+    }
+
+    /// Within one edit and within two, what the search finds equals a brute force over every key.
+    static func expectSplitSearchMatchesBruteForce(_ scalars: [UInt32]) {
+        let index = Fixture.engine.index
+        let word = String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init)))
+        for maxEdits in [1, 2] {
+            var steps = Int.max
+            var found: [Int: Int] = [:]
+            for match in index.typoMatches(scalars, maxEdits: maxEdits, steps: &steps) {
+                Self.expectPathHolds(match, scalars)
+                for key in match.keys { found[key] = min(found[key] ?? .max, match.distance) }
+            }
+            var expected: [Int: Int] = [:]
+            for (key, comparable) in Self.keyASCIIStarts.enumerated() {
+                if let distance = Self.prefixDistance(comparable, scalars, budget: maxEdits) { expected[key] = distance }
+            }
+            #expect(found == expected, "'\(word)' within \(maxEdits): \(found.count) found, \(expected.count) expected; missing \(expected.keys.filter { found[$0] == nil }.prefix(5).map(index.keyString))")
+        }
+    }
+}
