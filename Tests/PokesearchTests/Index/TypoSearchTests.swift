@@ -204,6 +204,78 @@ struct TypoSearchTests {
     }
 
     /// Within one edit and within two, what the search finds equals a brute force over every key.
+    /// Edits only within a window of the term (a run's words not typed as meant, the rest
+    /// read as written: `typoMatches(editsWithin:)`): every key found is one the whole
+    /// term's budget finds, never nearer than it; every key whose prefix is the term with its
+    /// window alone edited is found, at most that far. A window at the start with four
+    /// letters or more after it is looked up by that rest in the suffix array.
+    @Test(arguments: [("watersead", 5..<9), ("seadpoison", 0..<4), ("groundmarorock", 6..<10), ("perishsog", 6..<9),
+                      ("firecha", 4..<7), ("tyenull", 0..<3), ("pikaxhu", 0..<2), ("pikaxhu", 3..<7), ("charixard", 0..<3)])
+    func editsWithinAWindowFindWhatABruteForceFinds(_ word: String, _ window: Range<Int>) throws {
+        let index = Fixture.engine.index
+        let term = word.unicodeScalars.map(\.value)
+        let (before, inside, after) = (Array(term[..<window.lowerBound]), Array(term[window]), Array(term[window.upperBound...]))
+        for maxEdits in [1, 2] {
+            var steps = Int.max
+            var found: [Int: Int] = [:]
+            for match in index.typoMatches(term, maxEdits: maxEdits, editsWithin: window, steps: &steps) {
+                Self.expectPathHolds(match, term)
+                for key in match.keys { found[key] = min(found[key] ?? .max, match.distance) }
+            }
+            for (key, comparable) in Self.keyASCIIStarts.enumerated() {
+                let whole = Self.prefixDistance(comparable, term, budget: maxEdits)
+                if let distance = found[key] {
+                    #expect(whole.map { $0 <= distance } ?? false, "'\(word)' found \(index.keyString(key)) beyond its budget")
+                }
+                // The term with its window edited: the part before as written, the window's
+                // edits (a part within the budget of it), then the part after as written.
+                guard comparable.starts(with: before) else { continue }
+                let rest = Array(comparable[before.count...])
+                var windowed: Int? = nil
+                if after.isEmpty {
+                    windowed = Self.prefixDistance(rest, inside, budget: maxEdits)
+                } else {
+                    for length in max(0, inside.count - maxEdits)...(inside.count + maxEdits) where length + after.count <= rest.count {
+                        guard Array(rest[length..<length + after.count]) == after,
+                              let distance = Self.distance(Array(rest[..<length]), inside, budget: maxEdits) else { continue }
+                        windowed = min(windowed ?? .max, distance)
+                    }
+                }
+                if let windowed {
+                    #expect(found[key].map { $0 <= windowed } ?? false, "'\(word)' missed \(index.keyString(key)) within \(maxEdits)")
+                }
+            }
+        }
+    }
+
+    /// A window leaves out what only an edit elsewhere finds: "pikaxhu" is Pikachu with its
+    /// fifth letter edited, which no edit in its first two letters, or its last two, reaches.
+    @Test func aWindowLeavesOutEditsElsewhere() throws {
+        let index = Fixture.engine.index
+        let term = "pikaxhu".unicodeScalars.map(\.value)
+        func finds(_ window: Range<Int>?) -> Bool {
+            var steps = Int.max
+            return index.typoMatches(term, maxEdits: 1, editsWithin: window, steps: &steps)
+                .contains { match in match.keys.contains { index.keyString($0) == "pikachu" } }
+        }
+        #expect(finds(nil) && finds(3..<7) && !finds(0..<2) && !finds(5..<7))
+    }
+
+    /// Fewest edits (optimal string alignment) turning `a` into `b`, or nil past `budget`.
+    static func distance(_ a: [UInt32], _ b: [UInt32], budget: Int) -> Int? {
+        guard abs(a.count - b.count) <= budget else { return nil }
+        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { rows[i][0] = i }
+        for j in 0...b.count { rows[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
+            }
+        }
+        return rows[a.count][b.count] <= budget ? rows[a.count][b.count] : nil
+    }
+
     static func expectSplitSearchMatchesBruteForce(_ scalars: [UInt32]) {
         let index = Fixture.engine.index
         let word = String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init)))
