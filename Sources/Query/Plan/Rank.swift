@@ -232,13 +232,16 @@ extension SearchEngine {
         let pageFilled = (!severalWords && !foundOnlyAbroad) || completion
             || Self.strongCount(candidates, slots, upTo: wanted) >= wanted
         let typedAsMeant = pageFilled ? [] : slots.map { context.isWholeWord(parsed.term($0.clause), $0.located) }
-        let misspelt = pageFilled && !nothingTogether ? [] : slots.indices.filter { slot in
-            !parsed.isID(slots[slot].clause) && context.mayBeMisspelt(parsed.term(slots[slot].clause))
-                && (nothingTogether || !typedAsMeant[slot])
+        // Nothing to look for where some document has every term and each is a word as typed
+        // (a whole name of several words: "max overgrowth").
+        let typosWanted = nothingTogether || (!pageFilled && typedAsMeant.contains(false))
+        let misspelt = !typosWanted ? [] : slots.indices.filter { slot in
+            (nothingTogether || !typedAsMeant[slot]) && !parsed.isID(slots[slot].clause)
+                && context.mayBeMisspelt(parsed.term(slots[slot].clause))
         }
         // Runs of terms read as one word, where nothing has every term or a term of the run
         // is no word as typed.
-        let runs = pageFilled ? []
+        let runs = pageFilled || !typosWanted ? []
             : Self.runs(slots, of: parsed).filter { run in nothingTogether || run.slots.contains { !typedAsMeant[$0] } }
         if !misspelt.isEmpty || !runs.isEmpty {
             // A typo's hits count only on documents the other terms hold: those matched in
