@@ -209,8 +209,9 @@ struct TypoSearchTests {
     /// term's budget finds, never nearer than it; every key whose prefix is the term with its
     /// window alone edited is found, at most that far. A window at the start with four
     /// letters or more after it is looked up by that rest in the suffix array.
-    @Test(arguments: [("watersead", 5..<9), ("seadpoison", 0..<4), ("groundmarorock", 6..<10), ("perishsog", 6..<9),
-                      ("firecha", 4..<7), ("tyenull", 0..<3), ("pikaxhu", 0..<2), ("pikaxhu", 3..<7), ("charixard", 0..<3)])
+    @Test(.tags(.exhaustive), arguments: Exhaustive.sample([("watersead", 5..<9), ("seadpoison", 0..<4), ("groundmarorock", 6..<10),
+                                                           ("perishsog", 6..<9), ("firecha", 4..<7), ("tyenull", 0..<3),
+                                                           ("pikaxhu", 0..<2), ("pikaxhu", 3..<7), ("charixard", 0..<3)], oneIn: 3))
     func editsWithinAWindowFindWhatABruteForceFinds(_ word: String, _ window: Range<Int>) throws {
         let index = Fixture.engine.index
         let term = word.unicodeScalars.map(\.value)
