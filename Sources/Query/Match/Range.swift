@@ -72,13 +72,11 @@ extension MatchContext {
         let display = UInt32(displayLanguage)
         var best = Self.rangeHit(index, doc: doc, keys: keys, length: bytes.count, wholeWord: term.shape == .wholeWord,
                                  wholeNamesOnly: false, fields: fields(term), display: display)
-        @inline(__always) func consider(_ entry: UInt32, _ position: Position) {
-            best = min(best, Hit.raw(rank: HitRank.inside(posting: entry, position: position.rawValue, display: display), postingByte: entry & 0xFF))
-        }
         let end = Int(tops.docKeyStart[doc + 1])
-        // A hit further in is at best inside a word in the display language.
+        // A hit further in is inside a word, at best in the display language. (A completion
+        // takes none: `matchText` leaves later words' starts to their own keys.)
         let bestInside = HitRank.of(miss: 0, whole: false, position: Position.substring.rawValue)
-        guard substrings, best >> 8 >= bestInside else { return best == .max ? nil : best }
+        guard substrings, !completion, best >> 8 >= bestInside else { return best == .max ? nil : best }
         let latinTerm = !bytes.contains { $0 >= 0x80 }
         // The names' keys asked for at once, before any is searched (each is a miss of its own
         // when the caches are cold: "rock meg" searches a candidate's names in ten languages).
@@ -95,19 +93,18 @@ extension MatchContext {
         // several languages is one key with a posting for each, side by side: it is searched
         // once.
         var searchedKey = -1
-        var searchedPosition: Position? = nil
+        var holdsInside = false
         for i in Int(tops.docKeyStart[doc])..<end {
             let entry = tops.docPostings[i]
             let key = Int(entry >> 8)
             guard Posting.holdsInside(entry, latinTerm: latinTerm), !keys.contains(key) else { continue }
             if key != searchedKey {
                 searchedKey = key
-                searchedPosition = index.offsetInsideWord(of: bytes, in: key).map { _ in .substring }
+                holdsInside = index.offsetInsideWord(of: bytes, in: key) != nil
             }
-            guard let position = searchedPosition, !completion || position == .laterWordPrefix,
-                  !(HitRank.isWeak(HitRank.inside(posting: entry, position: position.rawValue, display: display)) && namesAnEntity())
-            else { continue }
-            consider(entry, position)
+            let rank = HitRank.inside(posting: entry, position: Position.substring.rawValue, display: display)
+            guard holdsInside, !(HitRank.isWeak(rank) && namesAnEntity()) else { continue }
+            best = min(best, Hit.raw(rank: rank, postingByte: entry & 0xFF))
         }
         return best == .max ? nil : best
     }

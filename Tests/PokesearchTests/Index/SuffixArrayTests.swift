@@ -153,6 +153,27 @@ struct SuffixArrayTests {
         #expect(covered > 1_000)
     }
 
+    /// A key holds a text inside a word exactly where the search without later words finds
+    /// it: "ime" inside "mr mime", but "mime" only after a space, and a key it starts, not.
+    /// (A word read on a candidate looks inside its names so, as matching in full does.)
+    @Test func offsetInsideWordIsWhereTheSearchWithoutLaterWordsFindsIt() throws {
+        let index = Fixture.engine.index
+        let mrMime = try #require(index.prefixNode(Array("mr mime".utf8)).flatMap { index.keyEqualToPrefix(of: $0, length: 7) })
+        func offset(_ text: String, _ key: Int) -> Int? {
+            Array(text.utf8).withUnsafeBufferPointer { index.offsetInsideWord(of: $0, in: key) }
+        }
+        #expect(offset("ime", mrMime) == 4 && offset("mime", mrMime) == nil && offset("mr", mrMime) == nil)
+        for needle in ["ime", "mega", "ter", "ora", "she", "chu", "spe"].map({ Array($0.utf8) }) {
+            var found: [Int: Int] = [:], all = Set<Int>()
+            index.forEachKeyContaining(needle) { key, _, _ in all.insert(key) }
+            index.forEachKeyContaining(needle, laterWords: false) { key, offset, _ in found[key] = min(found[key] ?? .max, offset) }
+            for key in all {
+                let inside = needle.withUnsafeBufferPointer { index.offsetInsideWord(of: $0, in: key) }
+                #expect(inside == found[key], "'\(String(decoding: needle, as: UTF8.self))' in '\(index.keyString(key))'")
+            }
+        }
+    }
+
     @Test func suffixesAreSortedByTheirBytesThenKey() {
         let array = Fixture.engine.index.suffixes
         let text = array.text
