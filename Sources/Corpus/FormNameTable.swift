@@ -3,9 +3,9 @@ import Foundation
 /// The `form_names` table: the names PokeAPI gives a form (`pokemon_form_names`) that the
 /// `names` table, one display name per language, leaves out. A default form's full name
 /// ("Zero Form Palafin", "Red Flabébé", "Male Indeedee") beside its species name, and the
-/// species name with the form's ("Cherrim (Overcast Form)", and in English "Overcast Form Cherrim")
-/// where the full name does not hold the form's words: what people type for a form,
-/// searched but never displayed.
+/// species name with the form's ("Cherrim (Overcast Form)", and in English "Overcast Form
+/// Cherrim") where the full name does not hold the form's words: what people type for a
+/// form, searched but never displayed.
 enum FormNameTable {
     static let columns = ["kind", "id", "slug", "lang", "name"]
 
@@ -66,7 +66,8 @@ enum FormNameTable {
                     // In English, the form's name before the species', as PokeAPI writes "Zero
                     // Form Palafin": what players type for "Zen Darmanitan" ("Zen Mode
                     // Darmanitan"). (Other languages order a form's words otherwise.)
-                    if code == "en", let species = speciesName[lang], !species.isEmpty, !form.lowercased().contains(species.lowercased()) {
+                    if code == "en", let species = speciesName[lang], !species.isEmpty,
+                       !form.lowercased().contains(species.lowercased()) {
                         candidates.append("\(form) \(species)")
                     }
                 }
