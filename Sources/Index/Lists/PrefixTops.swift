@@ -29,7 +29,7 @@ public struct PrefixTops: Sendable {
     public let docPostings: [UInt32]
 
     /// The display language the lists are ranked for (English, the default).
-    public static let language: UInt32 = 0
+    @inlinable public static var language: UInt32 { 0 }
     public static let capacity = 32
 
     public init(start: [UInt32], entries: [UInt32], distinctDocs: [UInt32], docKeyStart: [UInt32], docPostings: [UInt32]) {
@@ -47,16 +47,16 @@ public struct PrefixTops: Sendable {
     /// A list entry: a posting's document in the low 24 bits, and above them the ranking's
     /// bits of a hit on it (`HitRank`), for a key equal to the query (`exact`) or longer, in
     /// the lists' language: entries sort best first.
-    @inline(__always) public static func entry(posting: UInt32, exact: Bool) -> UInt32 {
+    @inlinable @inline(__always) public static func entry(posting: UInt32, exact: Bool) -> UInt32 {
         entry(rank: HitRank.of(posting: posting, exact: exact, display: language), doc: posting >> 8)
     }
 
     /// An entry of a hit's bits (`HitRank`) on `doc`.
-    @inline(__always) public static func entry(rank: UInt32, doc: UInt32) -> UInt32 { rank << 24 | doc }
+    @inlinable @inline(__always) public static func entry(rank: UInt32, doc: UInt32) -> UInt32 { rank << 24 | doc }
 
     /// An entry's document, and its hit's bits.
-    @inline(__always) public static func doc(_ entry: UInt32) -> Int { Int(entry & 0xFF_FFFF) }
-    @inline(__always) public static func rank(_ entry: UInt32) -> UInt32 { entry >> 24 }
+    @inlinable @inline(__always) public static func doc(_ entry: UInt32) -> Int { Int(entry & 0xFF_FFFF) }
+    @inlinable @inline(__always) public static func rank(_ entry: UInt32) -> UInt32 { entry >> 24 }
 
     /// Builds the lists bottom-up (the trie is in breadth-first order, so children come after
     /// their parent): a node's best documents are among its own key's and its children's best.

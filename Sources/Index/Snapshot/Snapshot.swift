@@ -21,7 +21,7 @@ public enum KeyRole: UInt32, Sendable {
 /// doc (24 bits) | language (4) | role (3) | transliterated (1).
 public struct Posting: Sendable, Hashable {
     public let raw: UInt32
-    public static let noLanguage: UInt32 = 15
+    @inlinable public static var noLanguage: UInt32 { 15 }
 
     public init(doc: Int, language: UInt32, role: KeyRole, transliterated: Bool) {
         raw = UInt32(doc) << 8 | (language & 15) << 4 | role.rawValue << 1 | (transliterated ? 1 : 0)
@@ -39,7 +39,7 @@ public struct Posting: Sendable, Hashable {
     /// another language than `display`, else 0 (what the language rule counts). What has no
     /// language (slugs, synonyms, field words of no language's names) counts as the display
     /// language's.
-    @inline(__always) public static func languageMiss(_ raw: UInt32, display: UInt32) -> UInt32 {
+    @inlinable @inline(__always) public static func languageMiss(_ raw: UInt32, display: UInt32) -> UInt32 {
         let language = (raw >> 4) & 15
         return language == noLanguage || language == display ? 0 : 1
     }
@@ -47,7 +47,7 @@ public struct Posting: Sendable, Hashable {
     /// Whether the posting (`raw`, or any value with a posting's low byte) is of a whole name
     /// (as written or compact), not one of its words or a field: what an exact match or a name
     /// holding a word further in counts.
-    @inline(__always) public static func isWholeName(_ raw: UInt32) -> Bool {
+    @inlinable @inline(__always) public static func isWholeName(_ raw: UInt32) -> Bool {
         let role = (raw >> 1) & 7
         return role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue
     }
@@ -61,7 +61,7 @@ public struct Posting: Sendable, Hashable {
     /// Latin term inside a compact form is across two of them ("ttar" inside
     /// "cufanttarnish"); kana, hangul and han run their words together, the spaces in their
     /// names are folded brackets ("マダムゴミノミノ" inside "ミノマダム (ゴミノミノ)").
-    @inline(__always) public static func holdsInside(_ raw: UInt32, latinTerm: Bool) -> Bool {
+    @inlinable @inline(__always) public static func holdsInside(_ raw: UInt32, latinTerm: Bool) -> Bool {
         let role = (raw >> 1) & 7
         return role == KeyRole.whole.rawValue || (role == KeyRole.compact.rawValue && !latinTerm)
     }
