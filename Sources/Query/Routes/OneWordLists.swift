@@ -124,7 +124,11 @@ extension SearchEngine {
         added.append(contentsOf: index.tops.entries[index.tops.fields(node)])
         let keyRange = index.nodeKeys(node)
         let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count)
-        if let exactKey { added.addWholeWords(of: exactKey, in: index) }
+        if let exactKey, wanted > 0 {
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: wanted) { best in
+                added.append(contentsOf: best[..<bestWholeWords(of: exactKey, fields: true, into: best)])
+            }
+        }
         var total = Int(index.tops.distinctDocs[node])
         if Self.isLongEnoughForSubstrings(bytes) {
             // Names containing the word further in: ranked with the list (a document
@@ -275,39 +279,14 @@ extension SearchEngine {
 
     /// A completion's answer from a node's list of names (`list`): the list, best first,
     /// merged with the postings of the key equal to the word (of `length` bytes, when the node
-    /// has it), whole words of names (the list has them as prefixes). Of those postings only
-    /// the best `wanted` documents can enter the window: they are kept on the stack, in order,
-    /// as the postings are read (no array to allocate and sort: a common word has hundreds of
-    /// postings, "pokemon" a later word of many names).
+    /// has it), whole words of names (the list has them as prefixes; `bestWholeWords`).
     func completionFromTops(list: Range<Int>, node: Int, length: Int, wanted: Int, offset: Int) -> RankedWindow {
         var window: [(key: UInt64, doc: Int)] = []
         window.reserveCapacity(wanted)
         let exactKey = index.keyEqualToPrefix(of: node, length: length)
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: wanted) { best in
-            var count = 0
-            for p in exactKey.map(index.postingRange) ?? 0..<0 {
-                let raw = index.postings[p]
-                // (Names matched through their transliteration are listed already; a lone
-                // word being typed matches no field.)
-                guard raw & 1 == 0, (raw >> 1) & 7 != KeyRole.field.rawValue else { continue }
-                let entry = PrefixTops.entry(posting: raw, exact: true)
-                var at = count
-                if let same = best[..<count].firstIndex(where: { PrefixTops.doc($0) == PrefixTops.doc(entry) }) {
-                    guard entry < best[same] else { continue }
-                    at = same
-                } else if count == wanted {
-                    guard entry < best[count - 1] else { continue }
-                    at = count - 1
-                } else {
-                    count += 1
-                }
-                // Into its place, the entry at `at` (the same document's, or the last) dropped.
-                while at > 0 && best[at - 1] > entry {
-                    best[at] = best[at - 1]
-                    at -= 1
-                }
-                best[at] = entry
-            }
+            // (A lone word being typed matches no field.)
+            let count = exactKey.map { bestWholeWords(of: $0, fields: false, into: best) } ?? 0
             var next = list.lowerBound, nextBest = 0
             while window.count < wanted && (next < list.upperBound || nextBest < count) {
                 let entry: UInt32
@@ -325,20 +304,51 @@ extension SearchEngine {
         return RankedWindow(window: window.dropFirst(offset), total: 0)
     }
 
+    /// The postings of `key`, equal to the word, as list entries (`PrefixTops.entry`) of whole
+    /// words, of which only the best `best.count` documents can enter a window of that many:
+    /// those, each at its best entry, best first, kept in `best` as the postings are read (no
+    /// array to allocate and sort: a common word has hundreds of postings, "pokemon" a later
+    /// word of many names, "vivillon" the first of every pattern's name in each language).
+    /// A key's postings come by document, so each document's best is known when its postings
+    /// end. Names matched through their transliteration are listed already; `fields`: whether
+    /// the key's field postings count. Returns how many `best` holds (at least one place).
+    func bestWholeWords(of key: Int, fields: Bool, into best: UnsafeMutableBufferPointer<UInt32>) -> Int {
+        var count = 0
+        func keep(_ entry: UInt32) {
+            var at = count
+            if count == best.count {
+                guard entry < best[count - 1] else { return }
+                at = count - 1
+            } else {
+                count += 1
+            }
+            // Into its place, the last entry dropped when full.
+            while at > 0 && best[at - 1] > entry {
+                best[at] = best[at - 1]
+                at -= 1
+            }
+            best[at] = entry
+        }
+        var docBest = UInt32.max
+        for p in index.postingRange(key: key) {
+            let raw = index.postings[p]
+            guard raw & 1 == 0, fields || (raw >> 1) & 7 != KeyRole.field.rawValue else { continue }
+            let entry = PrefixTops.entry(posting: raw, exact: true)
+            if docBest != .max && PrefixTops.doc(docBest) != PrefixTops.doc(entry) {
+                keep(docBest)
+                docBest = entry
+            } else {
+                docBest = min(docBest, entry)
+            }
+        }
+        if docBest != .max { keep(docBest) }
+        return count
+    }
+
     /// A list entry (`PrefixTops.entry`) of a whole name holding the word further in, at
     /// `position`.
     @inline(__always) static func insideEntry(_ posting: UInt32, _ position: Position) -> UInt32 {
         PrefixTops.entry(rank: HitRank.inside(posting: posting, position: position.rawValue, display: PrefixTops.language),
                          doc: posting >> 8)
-    }
-}
-
-extension [UInt32] {
-    /// Adds the postings of `key`, equal to a word, as list entries (`PrefixTops.entry`):
-    /// whole words (but names matched through their transliteration, listed already).
-    mutating func addWholeWords(of key: Int, in index: IndexSnapshot) {
-        for p in index.postingRange(key: key) where index.postings[p] & 1 == 0 {
-            append(PrefixTops.entry(posting: index.postings[p], exact: true))
-        }
     }
 }
