@@ -29,7 +29,8 @@ public enum IndexBuilder {
                                                                         docCount: docCount) },
                                                { documentFacts(input) })
         let (suffixes, trieLists) = inParallel({
-            SuffixArray.build(keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings)
+            (SuffixArray.build(keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings, part: .names),
+             SuffixArray.build(keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings, part: .others))
         }, {
             (PrefixTops.build(keys: keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings,
                               childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,
@@ -47,7 +48,9 @@ public enum IndexBuilder {
             names: .init(nameStart: d.nameStart, nameLanguage: d.nameLanguage, nameTexts: d.nameTexts),
             vocabulary: .init(typeSlugs: d.typeSlugs, colorSlugs: d.colorSlugs, habitatSlugs: d.habitatSlugs,
                               abilitySlugByID: d.abilitySlugByID),
-            keys: .init(keys: keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings, trieNodes: trieNodes,
+            keys: .init(keys: keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings,
+                        neutralNames: IndexSnapshot.neutralNameBits(postingStart: keyIndex.postingStart, postings: keyIndex.postings),
+                        trieNodes: trieNodes,
                         nodeByte: trieLists.1, nodePaths: NodePaths.build(nodes: trieNodes, keys: keyIndex.keys)),
             suffixes: suffixes, tops: trieLists.0, symbolNames: d.symbolNames, cards: d.cards,
             buildMilliseconds: (monotonicSeconds() - start) * 1000)

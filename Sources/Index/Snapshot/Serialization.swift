@@ -19,9 +19,9 @@ extension IndexSnapshot {
         w.strings(typeSlugs); w.strings(colorSlugs); w.strings(habitatSlugs)
         let abilities = abilitySlugByID.sorted { $0.key < $1.key }
         w.array(abilities.map(\.key)); w.strings(abilities.map(\.value))
-        w.pool(keys); w.array(postingStart); w.array(postings)
+        w.pool(keys); w.array(postingStart); w.array(postings); w.array(neutralNames)
         w.array(trieNodes); w.array(nodeByte); w.array(nodePaths.slots)
-        w.array(suffixes.text); w.array(suffixes.starts); w.array(suffixes.sampleHeads)
+        for suffixes in [nameSuffixes, otherSuffixes] { w.array(suffixes.text); w.array(suffixes.starts); w.array(suffixes.sampleHeads) }
         w.array(tops.start); w.array(tops.entries); w.array(tops.distinctDocs)
         w.array(tops.docKeyStart); w.array(tops.docPostings)
         w.array(symbolNames.scalars); w.array(symbolNames.start); w.array(symbolNames.entries)
@@ -56,8 +56,9 @@ extension IndexSnapshot {
         guard let typeSlugs = r.strings(), let colorSlugs = r.strings(), let habitatSlugs = r.strings(),
               let abilityIDs: [Int32] = r.array(), let abilitySlugs = r.strings(), abilityIDs.count == abilitySlugs.count,
               let keys = r.pool(), let postingStart: [UInt32] = r.array(), let postings: [UInt32] = r.array(),
+              let neutralNames: [UInt64] = r.array(),
               let trieNodes: [TrieNode] = r.array(), let nodeByte: [UInt8] = r.array(), let pathSlots: [UInt64] = r.array(),
-              let suffixText: [UInt8] = r.array(), let suffixStarts: [UInt32] = r.array(), let sampleHeads: [UInt64] = r.array(),
+              let nameSuffixes = r.suffixArray(), let otherSuffixes = r.suffixArray(),
               let topStart: [UInt32] = r.array(), let topEntries: [UInt32] = r.array(),
               let topDistinct: [UInt32] = r.array(), let docKeyStart: [UInt32] = r.array(), let docPostings: [UInt32] = r.array(),
               let symbolScalars: [UInt32] = r.array(), let symbolStart: [UInt32] = r.array(), let symbolEntries: [UInt32] = r.array(),
@@ -70,6 +71,7 @@ extension IndexSnapshot {
               nameTexts.count == nameLanguage.count, docTypes.count == docCount * 2,
               abilityStart.count == docCount + 1, abilityStart.last.map(Int.init) == abilityRefs.count,
               postingStart.count == keys.count + 1, postingStart.last.map(Int.init) == postings.count,
+              neutralNames.count == (keys.count + 63) / 64,
               nodeByte.count == trieNodes.count,
               slugOrder.count == docCount
         else { return nil }
@@ -80,9 +82,10 @@ extension IndexSnapshot {
             names: .init(nameStart: nameStart, nameLanguage: nameLanguage, nameTexts: nameTexts),
             vocabulary: .init(typeSlugs: typeSlugs, colorSlugs: colorSlugs, habitatSlugs: habitatSlugs,
                               abilitySlugByID: Dictionary(uniqueKeysWithValues: zip(abilityIDs, abilitySlugs))),
-            keys: .init(keys: keys, postingStart: postingStart, postings: postings, trieNodes: trieNodes, nodeByte: nodeByte,
+            keys: .init(keys: keys, postingStart: postingStart, postings: postings, neutralNames: neutralNames, trieNodes: trieNodes,
+                        nodeByte: nodeByte,
                         nodePaths: NodePaths(slots: pathSlots)),
-            suffixes: SuffixArray(text: suffixText, starts: suffixStarts, sampleHeads: sampleHeads),
+            suffixes: (nameSuffixes, otherSuffixes),
             tops: PrefixTops(start: topStart, entries: topEntries, distinctDocs: topDistinct,
                              docKeyStart: docKeyStart, docPostings: docPostings),
             symbolNames: SymbolNames(scalars: symbolScalars, start: symbolStart, entries: symbolEntries),
@@ -133,7 +136,7 @@ extension IndexSnapshot {
               Self.isAscending(postingStart),
               Self.isAscending(nameStart),
               Self.isAscending(abilityStart),
-              suffixes.isConsistent, slugOrder.allSatisfy({ Int($0) < docCount }),
+              nameSuffixes.isConsistent, otherSuffixes.isConsistent, slugOrder.allSatisfy({ Int($0) < docCount }),
               trieNodes.first?.depth == 0, nodePaths.isConsistent(nodeCount: trieNodes.count),
               tops.isConsistent(nodeCount: trieNodes.count, keyCount: keys.count, docCount: docCount),
               symbolNames.isConsistent(nameCount: nameTexts.count),
@@ -223,6 +226,12 @@ struct BinaryReader<Source: ByteSource> {
               let last = offsets.last, Int(last) == bytes.count, IndexSnapshot.isAscending(offsets)
         else { return nil }
         return StringPool(bytes: bytes, offsets: offsets)
+    }
+
+    /// A suffix array as written: its text, its suffixes' starts, its sample heads.
+    mutating func suffixArray() -> SuffixArray? {
+        guard let text: [UInt8] = array(), let starts: [UInt32] = array(), let sampleHeads: [UInt64] = array() else { return nil }
+        return SuffixArray(text: text, starts: starts, sampleHeads: sampleHeads)
     }
 
     mutating func strings() -> [String]? {

@@ -129,7 +129,7 @@ public final class IndexSnapshot: Sendable {
     /// by their paths. 12: the lists ranked by the named rules, their names apart from their
     /// fields. 13: field words in their languages. 14: the kind `form` (kinds renumbered).
     /// 15: a prefix of a name of no language ranked as another language's.
-    public static let formatVersion = 15
+    public static let formatVersion = 16
 
     // Documents
     public let docCount: Int
@@ -162,6 +162,8 @@ public final class IndexSnapshot: Sendable {
     public let keys: StringPool
     public let postingStart: [UInt32]
     public let postings: [UInt32]
+    /// One bit a key: whether it is a whole name of no language (`isNeutralName`).
+    let neutralNames: [UInt64]
 
     // Trie over keys
     /// The nodes, breadth first (the root first; each node's children contiguous).
@@ -176,8 +178,10 @@ public final class IndexSnapshot: Sendable {
     /// by their paths: a prefix ending at one is found without walking down to it.
     let nodePaths: NodePaths
 
-    // Every suffix of whole names, their compact forms and keys of fields alone, sorted.
-    public let suffixes: SuffixArray
+    /// Every suffix of whole names, sorted; and of compact forms and keys of fields alone
+    /// (`SuffixArray.Part`).
+    public let nameSuffixes: SuffixArray
+    public let otherSuffixes: SuffixArray
 
     /// Best-first document lists of the trie's large nodes, for one-word queries.
     public let tops: PrefixTops
@@ -211,7 +215,7 @@ public final class IndexSnapshot: Sendable {
 
     /// The sorted keys with their postings, and the radix trie over them.
     struct KeyParts {
-        var keys: StringPool, postingStart: [UInt32], postings: [UInt32]
+        var keys: StringPool, postingStart: [UInt32], postings: [UInt32], neutralNames: [UInt64]
         var trieNodes: [TrieNode], nodeByte: [UInt8], nodePaths: NodePaths
     }
 
@@ -225,10 +229,11 @@ public final class IndexSnapshot: Sendable {
         Vocabulary(typeSlugs: typeSlugs, colorSlugs: colorSlugs, habitatSlugs: habitatSlugs, abilitySlugByID: abilitySlugByID)
     }
     var keyParts: KeyParts {
-        KeyParts(keys: keys, postingStart: postingStart, postings: postings, trieNodes: trieNodes, nodeByte: nodeByte, nodePaths: nodePaths)
+        KeyParts(keys: keys, postingStart: postingStart, postings: postings, neutralNames: neutralNames, trieNodes: trieNodes,
+                 nodeByte: nodeByte, nodePaths: nodePaths)
     }
 
-    init(documents d: DocumentParts, names: NameParts, vocabulary v: Vocabulary, keys k: KeyParts, suffixes: SuffixArray,
+    init(documents d: DocumentParts, names: NameParts, vocabulary v: Vocabulary, keys k: KeyParts, suffixes: (names: SuffixArray, others: SuffixArray),
          tops: PrefixTops, symbolNames: SymbolNames, cards: DocCards, buildMilliseconds: Double) {
         docCount = d.docCount
         docKind = d.docKind
@@ -255,6 +260,7 @@ public final class IndexSnapshot: Sendable {
         keys = k.keys
         postingStart = k.postingStart
         postings = k.postings
+        neutralNames = k.neutralNames
         trieNodes = k.trieNodes
         nodeByte = k.nodeByte
         var rootChild = [Int32](repeating: -1, count: 256)
@@ -262,7 +268,8 @@ public final class IndexSnapshot: Sendable {
         for child in k.trieNodes.first?.children ?? 0..<0 where child < k.nodeByte.count { rootChild[Int(k.nodeByte[child])] = Int32(child) }
         self.rootChild = rootChild
         nodePaths = k.nodePaths
-        self.suffixes = suffixes
+        nameSuffixes = suffixes.names
+        otherSuffixes = suffixes.others
         self.tops = tops
         self.symbolNames = symbolNames
         self.cards = cards
@@ -393,9 +400,9 @@ public final class IndexSnapshot: Sendable {
         var total = docKind.count + docID.count * 4 + docFlags.count + slugs.byteSize + nameStart.count * 4
         total += nameLanguage.count + nameTexts.byteSize + docTypes.count + abilityStart.count * 4 + abilityRefs.count * 2
         total += docColor.count + docHabitat.count + numbers.reduce(0) { $0 + $1.count * 4 }
-        total += keys.byteSize + postingStart.count * 4 + postings.count * 4
+        total += keys.byteSize + postingStart.count * 4 + postings.count * 4 + neutralNames.count * 8
         total += trieNodes.count * MemoryLayout<TrieNode>.stride + nodeByte.count + nodePaths.byteSize
-        total += suffixes.byteSize + tops.byteSize + symbolNames.byteSize + cards.pool.byteSize
+        total += nameSuffixes.byteSize + otherSuffixes.byteSize + tops.byteSize + symbolNames.byteSize + cards.pool.byteSize
         return total
     }
 }

@@ -100,12 +100,22 @@ extension IndexSnapshot {
     }
 
     /// Whether a key is a whole name of no language's (a slug or a synonym, as written or run
-    /// together): a term equal to it names that entity.
+    /// together): a term equal to it names that entity. Kept a bit a key: a common word
+    /// ("normal", a type in many languages) has thousands of postings to read otherwise.
     public func isNeutralName(key: Int) -> Bool {
-        postingRange(key: key).contains { p in
-            let raw = postings[p]
-            return Posting.isWholeName(raw) && (raw >> 4) & 15 == Posting.noLanguage
+        neutralNames[key >> 6] >> UInt64(key & 63) & 1 != 0
+    }
+
+    /// The bits `isNeutralName` reads, from the keys' postings.
+    static func neutralNameBits(postingStart: [UInt32], postings: [UInt32]) -> [UInt64] {
+        let keyCount = postingStart.count - 1
+        var bits = [UInt64](repeating: 0, count: (keyCount + 63) / 64)
+        for key in 0..<keyCount where postings[Int(postingStart[key])..<Int(postingStart[key + 1])].contains(where: { raw in
+            Posting.isWholeName(raw) && (raw >> 4) & 15 == Posting.noLanguage
+        }) {
+            bits[key >> 6] |= 1 << UInt64(key & 63)
         }
+        return bits
     }
 
     @inline(__always) public func postingRange(key: Int) -> Range<Int> {

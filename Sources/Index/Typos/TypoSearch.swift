@@ -433,7 +433,8 @@ struct TypoSearch {
                     }
                     return false
                 }
-                index.suffixes.forEachOccurrence(of: rest, keyCount: index.keys.count) { key, suffixLength, _ in
+                // (Every key substring search reads: compact forms join runs of words, "woochien".)
+                func measure(_ key: Int, _ suffixLength: Int, _ byteBefore: UInt8) {
                     budget -= 1
                     let range = index.keys.range(key)
                     guard budget > 0, suffixLength <= range.count else { return }
@@ -452,6 +453,8 @@ struct TypoSearch {
                         found.append(trie.match(node, distance, length: path.count))
                     }
                 }
+                index.nameSuffixes.forEachOccurrence(of: rest, keyCount: index.keys.count, measure)
+                index.otherSuffixes.forEachOccurrence(of: rest, keyCount: index.keys.count, measure)
             }
         }
         self.found = found

@@ -12,8 +12,9 @@ struct IndexSnapshotTests {
         #expect(back.nodeCount == Fixture.engine.index.nodeCount && back.nodeCount > 1)
         #expect(back.serialized() == bytes)
         // The sample heads are stored, not recomputed on load: they must be what the text says.
-        let suffixes = back.suffixes
-        #expect(suffixes.sampleHeads == SuffixArray(text: suffixes.text, starts: suffixes.starts).sampleHeads)
+        for suffixes in [back.nameSuffixes, back.otherSuffixes] {
+            #expect(suffixes.sampleHeads == SuffixArray(text: suffixes.text, starts: suffixes.starts).sampleHeads)
+        }
     }
 
     /// The key space as the build sorts it (keys by their first eight bytes as one integer,
@@ -38,11 +39,34 @@ struct IndexSnapshotTests {
         #expect(unsorted.isEmpty, "postings out of order or repeated for keys \(unsorted.prefix(5))")
     }
 
+    /// A key names an entity (a slug or synonym, as written or run together) exactly where one
+    /// of its postings is a whole name of no language: the bit kept a key says what its
+    /// postings say.
+    @Test func neutralNamesAreTheKeysWithAWholeNameOfNoLanguage() throws {
+        let index = Fixture.engine.index
+        var named = 0, mistold: [String] = []
+        for key in 0..<index.keys.count {
+            let neutral = index.postingRange(key: key).contains { p in
+                Posting.isWholeName(index.postings[p]) && Posting(raw: index.postings[p]).language == Posting.noLanguage
+            }
+            if neutral { named += 1 }
+            if neutral != index.isNeutralName(key: key) { mistold.append(index.keyString(key)) }
+        }
+        #expect(mistold.isEmpty, "\(mistold.prefix(5))")
+        let rotomWash = try #require(index.prefixNode(Array("rotom wash".utf8)).flatMap { index.keyEqualToPrefix(of: $0, length: 10) })
+        let pikachu = try #require(index.prefixNode(Array("pikachu".utf8)).flatMap { index.keyEqualToPrefix(of: $0, length: 7) })
+        #expect(named > 1_000 && index.isNeutralName(key: rotomWash))
+        #expect(index.isNeutralName(key: pikachu), "the slug 'pikachu' is a whole name of no language")
+    }
+
     @Test func sampleHeadsOfTheWrongCountAreRefused() {
-        let suffixes = Fixture.engine.index.suffixes
-        #expect(Self.rebuilt(suffixes: suffixes).isConsistent)
-        for heads in [Array(suffixes.sampleHeads.dropLast()), suffixes.sampleHeads + [0], []] {
-            #expect(!Self.rebuilt(suffixes: SuffixArray(text: suffixes.text, starts: suffixes.starts, sampleHeads: heads)).isConsistent)
+        let index = Fixture.engine.index
+        #expect(Self.rebuilt(suffixes: (index.nameSuffixes, index.otherSuffixes)).isConsistent)
+        for (suffixes, other) in [(index.nameSuffixes, index.otherSuffixes), (index.otherSuffixes, index.nameSuffixes)] {
+            for heads in [Array(suffixes.sampleHeads.dropLast()), suffixes.sampleHeads + [0], []] {
+                let damaged = SuffixArray(text: suffixes.text, starts: suffixes.starts, sampleHeads: heads)
+                #expect(!Self.rebuilt(suffixes: (damaged, other)).isConsistent)
+            }
         }
     }
 
@@ -59,7 +83,8 @@ struct IndexSnapshotTests {
     }
 
     /// The fixture's index with other trie nodes, suffix array or symbol lists.
-    static func rebuilt(nodes: [TrieNode]? = nil, nodeByte: [UInt8]? = nil, nodePaths: NodePaths? = nil, suffixes: SuffixArray? = nil,
+    static func rebuilt(nodes: [TrieNode]? = nil, nodeByte: [UInt8]? = nil, nodePaths: NodePaths? = nil,
+                        suffixes: (names: SuffixArray, others: SuffixArray)? = nil,
                         symbolNames: SymbolNames? = nil) -> IndexSnapshot {
         let index = Fixture.engine.index
         var keys = index.keyParts
@@ -67,7 +92,7 @@ struct IndexSnapshotTests {
         keys.nodeByte = nodeByte ?? keys.nodeByte
         keys.nodePaths = nodePaths ?? keys.nodePaths
         return IndexSnapshot(documents: index.documentParts, names: index.nameParts, vocabulary: index.vocabulary, keys: keys,
-                             suffixes: suffixes ?? index.suffixes, tops: index.tops, symbolNames: symbolNames ?? index.symbolNames,
+                             suffixes: suffixes ?? (index.nameSuffixes, index.otherSuffixes), tops: index.tops, symbolNames: symbolNames ?? index.symbolNames,
                              cards: index.cards, buildMilliseconds: index.buildMilliseconds)
     }
 
