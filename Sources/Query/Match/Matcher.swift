@@ -224,6 +224,16 @@ struct MatchContext {
         guard SearchEngine.isLongEnoughForSubstrings(bytes) else { return startsKeys }
         // Keys starting with the text are the prefix range's, matched above, and so are its
         // word keys (see `laterWords`).
+        recordInside(bytes, skipping: range, restriction: restriction, queryTransliterated: queryTransliterated, into: hits)
+        return startsKeys
+    }
+
+    /// Records the names holding `bytes` inside a word (not at their start: `skipping`, the
+    /// keys starting with it, are the caller's), as `matchText` matches a term's substrings:
+    /// also what a deferred word read on many candidates finds there once
+    /// (`SearchEngine.readingPlan`).
+    func recordInside(_ bytes: UnsafeBufferPointer<UInt8>, skipping range: Range<Int>, restriction: Int?, queryTransliterated: Bool,
+                      into hits: HitMap) {
         // Each key's whole names recorded as `recordRange` records a range's postings (a
         // common piece is in hundreds of names, each in several languages: as a posting at a
         // time through `Posting` and `Hit`, a large share of "psychic uno"'s instructions).
@@ -242,7 +252,7 @@ struct MatchContext {
         }
         index.postings.withUnsafeBufferPointer { postings in
             index.postingStart.withUnsafeBufferPointer { starts in
-                index.forEachKeyContaining(bytes, skipping: range, laterWords: false) { key, offset, afterSpace in
+                index.forEachKeyContaining(bytes, skipping: range, laterWords: false, namesOnly: true) { key, offset, afterSpace in
                     guard let position = IndexSnapshot.containment(offset: offset, afterSpace: afterSpace),
                           !completion || position == .laterWordPrefix else { return }
                     for p in Int(starts[key])..<Int(starts[key + 1]) {
@@ -255,6 +265,5 @@ struct MatchContext {
                 }
             }
         }
-        return startsKeys
     }
 }

@@ -165,7 +165,11 @@ extension SearchEngine {
         // completion's words match no substrings (but for a rare word of several), and
         // copying each term to tell would cost its multi-word completions for nothing.
         if slots.count > 1 && !completion {
-            for i in slots.indices where slots[i].hits == nil { slots[i].cost += context.substringCost(parsed.term(slots[i].clause)) }
+            for i in slots.indices where slots[i].hits == nil {
+                let inside = context.substringCost(parsed.term(slots[i].clause))
+                slots[i].cost += inside
+                slots[i].insideCost = inside
+            }
         }
         if !slots.contains(where: { $0.hits != nil }), let rarest = rarestDeferred() {
             try matchInFull(rarest)
@@ -176,18 +180,15 @@ extension SearchEngine {
 
         while let slot = rarestDeferred() {
             let term = parsed.term(slots[slot].clause)
-            let keys = slots[slot].deferredKeys!
-            // Reading a candidate costs a few postings' worth; looking for the word inside
-            // each of its names (a search's substrings) costs tens (`substringReadingCost`).
-            let substrings = context.matchesSubstrings(term)
-            if slots[slot].cost <= (substrings ? Self.substringReadingCost : 4) * candidates.count {
+            let reading = readingPlan(slots[slot], term, candidates: candidates.count, context: context)
+            if slots[slot].cost <= reading.cost {
                 try matchInFull(slot)
                 let hits = slots[slot].hits!
                 candidates.removeAll { !hits.contains(Int($0)) }
                 continue
             }
             let hits = context.lease.newMap()
-            read(term, keys: keys, substrings: substrings, on: candidates, into: hits, context: context)
+            read(term, keys: slots[slot].deferredKeys!, inside: reading.inside, on: candidates, into: hits, context: context)
             slots[slot].hits = hits
             slots[slot].readOnCandidates = true
             candidates.removeAll { !hits.contains(Int($0)) }
@@ -290,15 +291,15 @@ extension SearchEngine {
                 candidates.removeAll { !brought.contains(Int($0)) }
                 for slot in readLater {
                     let term = parsed.term(slots[slot].clause)
-                    let substrings = context.matchesSubstrings(term)
-                    if slots[slot].cost <= (substrings ? Self.substringReadingCost : 4) * candidates.count {
+                    let reading = readingPlan(slots[slot], term, candidates: candidates.count, context: context)
+                    if slots[slot].cost <= reading.cost {
                         // (Keeping the typo hits recorded in it meanwhile, a run's.)
                         let read = slots[slot].hits!
                         try matchInFull(slot)
                         let hits = slots[slot].hits!
                         for doc in read.docs { hits.record(Int(doc), Hit(raw: read.best[Int(doc)])) }
                     } else {
-                        read(term, keys: slots[slot].deferredKeys!, substrings: substrings, on: candidates,
+                        read(term, keys: slots[slot].deferredKeys!, inside: reading.inside, on: candidates,
                              into: slots[slot].hits!, context: context)
                     }
                 }
@@ -340,16 +341,43 @@ extension SearchEngine {
         return shared
     }
 
+    /// How a deferred word is read on a number of candidates, and what that costs in
+    /// postings' worth (to weigh against matching it in full, `TermSlot.cost`). A candidate's
+    /// own postings cost a few; where the word is also looked for inside names (a search's
+    /// substrings), each candidate's names are searched, tens more (`substringReadingCost`),
+    /// unless the names holding it, found once in the suffix array
+    /// (`MatchContext.substringCost`), cost less: many candidates ("normal tande": typos of
+    /// "tande" bring thousands, "normal" is read on them).
+    func readingPlan(_ slot: TermSlot, _ term: Term, candidates: Int, context: MatchContext) -> (cost: Int, inside: WordInside) {
+        guard context.matchesSubstrings(term) else { return (4 * candidates, .none) }
+        let onCandidates = (Self.substringReadingCost - 4) * candidates
+        let once = slot.insideCost ?? context.substringCost(term)
+        // (A completion reads no candidate's names inside a word: `wordHit`.)
+        return once < onCandidates && !context.completion ? (4 * candidates + once, .foundOnce)
+            : (4 * candidates + onCandidates, .onEachCandidate)
+    }
+
+    /// Where a word read on candidates is looked for inside names (`readingPlan`).
+    enum WordInside {
+        case none
+        case onEachCandidate
+        case foundOnce
+    }
+
     /// A deferred word's hits on the candidates given, read from their own postings (and,
-    /// where the word is looked for inside names, their names).
-    func read(_ term: Term, keys: Range<Int>, substrings: Bool, on candidates: [Int32], into hits: HitMap, context: MatchContext) {
+    /// where the word is looked for inside names, their names, or the names holding it found
+    /// once: `inside`).
+    func read(_ term: Term, keys: Range<Int>, inside: WordInside, on candidates: [Int32], into hits: HitMap, context: MatchContext) {
         var text = term.text
         text.withUTF8 { bytes in
+            let holding = inside == .foundOnce ? context.lease.newMap() : nil
+            if let holding { context.recordInside(bytes, skipping: keys, restriction: nil, queryTransliterated: false, into: holding) }
             for (n, doc) in candidates.enumerated() {
                 index.tops.prefetchPostings(aheadOf: n, count: candidates.count) { Int(candidates[$0]) }
-                if let raw = context.wordHit(term, bytes: bytes, keys: keys, substrings: substrings, doc: Int(doc)) {
+                if let raw = context.wordHit(term, bytes: bytes, keys: keys, substrings: inside == .onEachCandidate, doc: Int(doc)) {
                     hits.record(Int(doc), Hit(raw: raw))
                 }
+                if let hit = holding?.hit(Int(doc)) { hits.record(Int(doc), hit) }
             }
         }
         context.budget.postings -= candidates.count
@@ -449,6 +477,8 @@ struct TermSlot {
     /// what matching it in full costs, in postings' worth (its postings, and `MatchContext.substringCost`).
     var deferredKeys: Range<Int>? = nil
     var cost = 0
+    /// Of that, what finding the names holding it further in costs (nil: not priced).
+    var insideCost: Int? = nil
     /// A deferred word's hits read on the candidates only (and on the documents typos bring,
     /// once they are matched).
     var readOnCandidates = false

@@ -71,6 +71,32 @@ struct DeferredWordTests {
         #expect(compared > Exhaustive.share(2_500, oneIn: 5))
     }
 
+    /// A word read on many candidates ("normal" on the thousands a typo of "tande" brings)
+    /// finds the names holding it inside a word once, through the suffix array: each
+    /// candidate gets the hit reading its own names gives.
+    @Test func aWordReadOnManyCandidatesFindsItsInsideNamesOnce() throws {
+        let engine = Fixture.engine
+        let index = engine.index
+        let candidates = (0..<index.docCount).map(Int32.init)
+        var insideOnly = 0
+        for word in ["normal", "tal", "mega", "ter", "chu", "saur", "eon", "ピカ", "ルム"] {
+            let context = MatchContext(index: index, displayLanguage: 0, languageRestriction: nil, completion: false,
+                                       typedAfterOthers: false, readsLists: true, lease: engine.hitMaps.lease())
+            let term = Term(text: word, raw: word, shape: .word, language: nil, position: 0)
+            let keys = try #require(context.locate(term)).keys
+            #expect(engine.readingPlan(TermSlot(clause: 0, hits: nil), term, candidates: candidates.count, context: context).inside == .foundOnce)
+            let once = context.lease.newMap(), each = context.lease.newMap(), own = context.lease.newMap()
+            engine.read(term, keys: keys, inside: .foundOnce, on: candidates, into: once, context: context)
+            engine.read(term, keys: keys, inside: .onEachCandidate, on: candidates, into: each, context: context)
+            engine.read(term, keys: keys, inside: .none, on: candidates, into: own, context: context)
+            let differing = (0..<index.docCount).filter { once.best[$0] != each.best[$0] }
+            #expect(differing.isEmpty, "'\(word)': \(differing.count) documents, first \(differing.prefix(3).map(index.slug))")
+            insideOnly += (0..<index.docCount).count { own.best[$0] != each.best[$0] }
+        }
+        // The names inside which the words are found change many documents' hits.
+        #expect(insideOnly > 1_000, "\(insideOnly)")
+    }
+
     /// A completion's misspelt word (one edit in a word of four letters or more, alone or
     /// after another word) is matched from its typo ranges' lists where they hold every name
     /// of the range: it ranks as reading every posting of the ranges.
