@@ -52,9 +52,10 @@ import Testing
             return Run(status: status, stdout: stdout, stderr: stderr)
         }
 
-        /// A previous database built from the subset, with a favourite.
+        /// A previous database built from the subset, with a favourite: a copy of the one
+        /// ingested for the whole run (`Fixture.smallDatabase`).
         func makePreviousDatabase() throws {
-            _ = try Ingest.run(tables: PokeAPIFixture.shared.subset, source: "test", databasePath: database)
+            try FileManager.default.copyItem(atPath: Fixture.smallDatabase, toPath: database)
             try Store(path: database).addFavourite(kind: .pokemon, slug: "pikachu")
         }
 
