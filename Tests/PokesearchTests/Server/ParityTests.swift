@@ -46,7 +46,7 @@ struct ParityTests {
 
     @Test(.tags(.exhaustive)) func searchesAreTheSameWithAndWithoutAServer() throws {
         let server = try RunningServer()
-        for query in Exhaustive.sample(Self.queries, oneIn: 8) {
+        for query in Exhaustive.sample(Self.queries, oneIn: 16) {
             for options in [["-n", "10"], ["-n", "5", "-l", "ja", "--offset", "2"], ["-j", "-n", "5"]] {
                 try expectSame(["search", query] + options, server: server)
             }

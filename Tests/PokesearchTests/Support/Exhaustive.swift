@@ -3,8 +3,10 @@ import Testing
 
 extension Tag {
     /// Checks a shortcut, a reader or a search against a brute force or another
-    /// implementation over the whole corpus (every name, key, prefix or entity): a fixed
-    /// sample of its cases in the everyday run, every case in CI (`Exhaustive`).
+    /// implementation over the whole corpus (every name, key, prefix or entity), or a fault
+    /// at many places or instants: a fixed sample of its cases in the everyday run, every
+    /// case in CI (`Exhaustive`). A whole-corpus end-to-end check runs in CI only, when the
+    /// everyday run checks its parts apart (`.enabled(if: Exhaustive.isFull, ...)`).
     @Tag static var exhaustive: Self
 }
 

@@ -52,9 +52,10 @@ import Testing
             return Run(status: status, stdout: stdout, stderr: stderr)
         }
 
-        /// A previous database built from the subset, with a favourite.
+        /// A previous database built from the subset, with a favourite: a copy of the one
+        /// ingested for the whole run (`Fixture.smallDatabase`).
         func makePreviousDatabase() throws {
-            _ = try Ingest.run(tables: PokeAPIFixture.shared.subset, source: "test", databasePath: database)
+            try FileManager.default.copyItem(atPath: Fixture.smallDatabase, toPath: database)
             try Store(path: database).addFavourite(kind: .pokemon, slug: "pikachu")
         }
 
@@ -160,6 +161,7 @@ import Testing
         try sandbox.makePreviousDatabase()
         let before = try sandbox.databaseBytes()
         var api = sandbox.api
+        var environment: [String: String] = [:]
         let expected: String
         switch failure {
         case .notFound:
@@ -176,6 +178,8 @@ import Testing
             expected = "\(sandbox.api)/move/7/: the response is not valid JSON"
         case .stall:
             sandbox.server.inject(.stall) { $0 == "/api/v2/type/" }
+            // Each of the three attempts waits the timeout out: a second, not the sandbox's two.
+            environment["POKESEARCH_HTTP_TIMEOUT"] = "1"
             expected = "/api/v2/type/?offset=0&limit=100: Operation timed out"
         case .unreachable:
             let closed = try TestHTTPServer()
@@ -187,7 +191,7 @@ import Testing
             api = "http://" + String(repeating: "a", count: 70) + ".invalid/api/v2"
             expected = "Could not resolve host"
         }
-        let run = try sandbox.run(["ingest", "--api", api, "--quiet"])
+        let run = try sandbox.run(["ingest", "--api", api, "--quiet"], environment: environment)
         #expect(run.status == 3)
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].hasPrefix("pokesearch: ") && lines[0].contains(expected), "\(run.stderr)")
@@ -235,7 +239,32 @@ import Testing
         #expect(try sandbox.databaseBytes() == before)
     }
 
-    @Test func csvOverHTTPConvertsLikeALocalDirectory() throws {
+    /// `ingest --csv URL` downloads every table the converter reads, each as served, into
+    /// the directory it then converts as a local one (IngestCommandTests.ingestFromACSVDirectory;
+    /// the two end to end over the real tables: csvOverHTTPConvertsLikeALocalDirectory).
+    @Test func csvOverHTTPDownloadsEveryTableAsServed() throws {
+        let sandbox = try Sandbox()
+        for table in Converter.csvFiles {
+            sandbox.server.route("/csv/\(table).csv") { _ in
+                TestHTTPServer.Response(status: 200, body: Array("id,table\n1,\(table)\n".utf8), contentType: "text/csv")
+            }
+        }
+        let directory = try CSVDownload.download(base: sandbox.server.origin + "/csv/", settings: HTTPSettings(environment: ["POKESEARCH_HTTP_TIMEOUT": "2"]),
+                                                 progress: ProgressMeter(style: .silent, label: "CSV tables"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(Set(files) == Set(Converter.csvFiles.map { "\($0).csv" }))
+        for table in Converter.csvFiles {
+            #expect(try String(contentsOf: directory.appendingPathComponent("\(table).csv"), encoding: .utf8) == "id,table\n1,\(table)\n")
+        }
+        #expect(sandbox.server.log.count == Converter.csvFiles.count)
+    }
+
+    /// The real tables over HTTP, converted and ingested by the binary: a whole conversion and
+    /// ingest of the corpus (in a full run; the everyday one has the download above and the
+    /// local directory's conversion).
+    @Test(.tags(.exhaustive), .enabled(if: Exhaustive.isFull, "the CSV download and a local CSV ingest are checked apart outside a full run"))
+    func csvOverHTTPConvertsLikeALocalDirectory() throws {
         let shared = Self.checkout.deletingLastPathComponent().appendingPathComponent("shared/pokeapi-csv")
         guard FileManager.default.fileExists(atPath: shared.appendingPathComponent("pokemon.csv").path) else {
             print("skipped: ../shared/pokeapi-csv is absent")
