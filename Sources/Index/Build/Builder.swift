@@ -29,8 +29,7 @@ public enum IndexBuilder {
                                                                         docCount: docCount) },
                                                { documentFacts(input) })
         let (suffixes, trieLists) = inParallel({
-            (SuffixArray.build(keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings, part: .names),
-             SuffixArray.build(keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings, part: .others))
+            SuffixArray.build(keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings)
         }, {
             (PrefixTops.build(keys: keyIndex.keys, postingStart: keyIndex.postingStart, postings: keyIndex.postings,
                               childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,

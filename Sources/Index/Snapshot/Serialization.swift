@@ -21,7 +21,7 @@ extension IndexSnapshot {
         w.array(abilities.map(\.key)); w.strings(abilities.map(\.value))
         w.pool(keys); w.array(postingStart); w.array(postings); w.array(neutralNames)
         w.array(trieNodes); w.array(nodeByte); w.array(nodePaths.slots)
-        for suffixes in [nameSuffixes, otherSuffixes] { w.array(suffixes.text); w.array(suffixes.starts); w.array(suffixes.sampleHeads) }
+        w.array(suffixes.text); w.array(suffixes.starts); w.array(suffixes.sampleHeads)
         w.array(tops.start); w.array(tops.entries); w.array(tops.distinctDocs)
         w.array(tops.docKeyStart); w.array(tops.docPostings)
         w.array(symbolNames.scalars); w.array(symbolNames.start); w.array(symbolNames.entries)
@@ -58,7 +58,7 @@ extension IndexSnapshot {
               let keys = r.pool(), let postingStart: [UInt32] = r.array(), let postings: [UInt32] = r.array(),
               let neutralNames: [UInt64] = r.array(),
               let trieNodes: [TrieNode] = r.array(), let nodeByte: [UInt8] = r.array(), let pathSlots: [UInt64] = r.array(),
-              let nameSuffixes = r.suffixArray(), let otherSuffixes = r.suffixArray(),
+              let suffixText: [UInt8] = r.array(), let suffixStarts: [UInt32] = r.array(), let sampleHeads: [UInt64] = r.array(),
               let topStart: [UInt32] = r.array(), let topEntries: [UInt32] = r.array(),
               let topDistinct: [UInt32] = r.array(), let docKeyStart: [UInt32] = r.array(), let docPostings: [UInt32] = r.array(),
               let symbolScalars: [UInt32] = r.array(), let symbolStart: [UInt32] = r.array(), let symbolEntries: [UInt32] = r.array(),
@@ -85,7 +85,7 @@ extension IndexSnapshot {
             keys: .init(keys: keys, postingStart: postingStart, postings: postings, neutralNames: neutralNames, trieNodes: trieNodes,
                         nodeByte: nodeByte,
                         nodePaths: NodePaths(slots: pathSlots)),
-            suffixes: (nameSuffixes, otherSuffixes),
+            suffixes: SuffixArray(text: suffixText, starts: suffixStarts, sampleHeads: sampleHeads),
             tops: PrefixTops(start: topStart, entries: topEntries, distinctDocs: topDistinct,
                              docKeyStart: docKeyStart, docPostings: docPostings),
             symbolNames: SymbolNames(scalars: symbolScalars, start: symbolStart, entries: symbolEntries),
@@ -136,7 +136,7 @@ extension IndexSnapshot {
               Self.isAscending(postingStart),
               Self.isAscending(nameStart),
               Self.isAscending(abilityStart),
-              nameSuffixes.isConsistent, otherSuffixes.isConsistent, slugOrder.allSatisfy({ Int($0) < docCount }),
+              suffixes.isConsistent, slugOrder.allSatisfy({ Int($0) < docCount }),
               trieNodes.first?.depth == 0, nodePaths.isConsistent(nodeCount: trieNodes.count),
               tops.isConsistent(nodeCount: trieNodes.count, keyCount: keys.count, docCount: docCount),
               symbolNames.isConsistent(nameCount: nameTexts.count),
@@ -226,12 +226,6 @@ struct BinaryReader<Source: ByteSource> {
               let last = offsets.last, Int(last) == bytes.count, IndexSnapshot.isAscending(offsets)
         else { return nil }
         return StringPool(bytes: bytes, offsets: offsets)
-    }
-
-    /// A suffix array as written: its text, its suffixes' starts, its sample heads.
-    mutating func suffixArray() -> SuffixArray? {
-        guard let text: [UInt8] = array(), let starts: [UInt32] = array(), let sampleHeads: [UInt64] = array() else { return nil }
-        return SuffixArray(text: text, starts: starts, sampleHeads: sampleHeads)
     }
 
     mutating func strings() -> [String]? {

@@ -129,7 +129,7 @@ public final class IndexSnapshot: Sendable {
     /// by their paths. 12: the lists ranked by the named rules, their names apart from their
     /// fields. 13: field words in their languages. 14: the kind `form` (kinds renumbered).
     /// 15: a prefix of a name of no language ranked as another language's.
-    public static let formatVersion = 16
+    public static let formatVersion = 17
 
     // Documents
     public let docCount: Int
@@ -178,10 +178,8 @@ public final class IndexSnapshot: Sendable {
     /// by their paths: a prefix ending at one is found without walking down to it.
     let nodePaths: NodePaths
 
-    /// Every suffix of whole names, sorted; and of compact forms and keys of fields alone
-    /// (`SuffixArray.Part`).
-    public let nameSuffixes: SuffixArray
-    public let otherSuffixes: SuffixArray
+    // Every suffix of whole names, their compact forms and keys of fields alone, sorted.
+    public let suffixes: SuffixArray
 
     /// Best-first document lists of the trie's large nodes, for one-word queries.
     public let tops: PrefixTops
@@ -233,7 +231,7 @@ public final class IndexSnapshot: Sendable {
                  nodeByte: nodeByte, nodePaths: nodePaths)
     }
 
-    init(documents d: DocumentParts, names: NameParts, vocabulary v: Vocabulary, keys k: KeyParts, suffixes: (names: SuffixArray, others: SuffixArray),
+    init(documents d: DocumentParts, names: NameParts, vocabulary v: Vocabulary, keys k: KeyParts, suffixes: SuffixArray,
          tops: PrefixTops, symbolNames: SymbolNames, cards: DocCards, buildMilliseconds: Double) {
         docCount = d.docCount
         docKind = d.docKind
@@ -268,8 +266,7 @@ public final class IndexSnapshot: Sendable {
         for child in k.trieNodes.first?.children ?? 0..<0 where child < k.nodeByte.count { rootChild[Int(k.nodeByte[child])] = Int32(child) }
         self.rootChild = rootChild
         nodePaths = k.nodePaths
-        nameSuffixes = suffixes.names
-        otherSuffixes = suffixes.others
+        self.suffixes = suffixes
         self.tops = tops
         self.symbolNames = symbolNames
         self.cards = cards
@@ -402,7 +399,7 @@ public final class IndexSnapshot: Sendable {
         total += docColor.count + docHabitat.count + numbers.reduce(0) { $0 + $1.count * 4 }
         total += keys.byteSize + postingStart.count * 4 + postings.count * 4 + neutralNames.count * 8
         total += trieNodes.count * MemoryLayout<TrieNode>.stride + nodeByte.count + nodePaths.byteSize
-        total += nameSuffixes.byteSize + otherSuffixes.byteSize + tops.byteSize + symbolNames.byteSize + cards.pool.byteSize
+        total += suffixes.byteSize + tops.byteSize + symbolNames.byteSize + cards.pool.byteSize
         return total
     }
 }

@@ -36,14 +36,11 @@ extension IndexSnapshot {
     // MARK: Substrings
 
     /// Calls `body` with every key containing `needle` (UTF-8) further in than its start,
-    /// among those substring search reads (whole and compact names, and keys of fields alone,
+    /// among those the suffix array holds (whole and compact names, and keys of fields alone,
     /// whose postings are fields, which callers reading names leave out), in no particular
     /// order, once each with the byte offset where it first occurs past the start (but see
     /// `laterWords`) and whether a space comes before it there (it starts a later word);
     /// except keys in `skipping` (a caller's prefix range, whose keys it handles itself).
-    /// With `namesOnly`, only keys a name holding the needle can be (as `Posting.holdsInside`
-    /// reads names, or a whole name for a needle with a space): for a Latin needle or one
-    /// with a space, the names' suffix array alone (`SuffixArray.Part`).
     ///
     /// With `laterWords` false, occurrences after a space are left out. For a needle without
     /// spaces each of those starts a word of a whole name, and that word is a key of its own
@@ -54,29 +51,14 @@ extension IndexSnapshot {
     /// (a substring): a key holding the needle twice so (rare) is reported at each, rather
     /// than each key's first found through a table of them all (a fifth of searching
     /// "color:green che": the table cleared, filled and read for its 2,000 occurrences).
-    public func forEachKeyContaining(_ needle: [UInt8], skipping: Range<Int> = 0..<0, laterWords: Bool = true, namesOnly: Bool = false,
+    public func forEachKeyContaining(_ needle: [UInt8], skipping: Range<Int> = 0..<0, laterWords: Bool = true,
                                      _ body: (_ key: Int, _ offset: Int, _ afterSpace: Bool) -> Void) {
-        needle.withUnsafeBufferPointer { forEachKeyContaining($0, skipping: skipping, laterWords: laterWords, namesOnly: namesOnly, body) }
+        needle.withUnsafeBufferPointer { forEachKeyContaining($0, skipping: skipping, laterWords: laterWords, body) }
     }
 
     /// The same, for bytes in place.
     public func forEachKeyContaining(_ needle: UnsafeBufferPointer<UInt8>, skipping: Range<Int> = 0..<0, laterWords: Bool = true,
-                                     namesOnly: Bool = false, _ body: (_ key: Int, _ offset: Int, _ afterSpace: Bool) -> Void) {
-        forEachKeyContaining(needle, in: nameSuffixes, skipping: skipping, laterWords: laterWords, body)
-        if !(namesOnly && Self.onlyNamesHoldInside(needle)) {
-            forEachKeyContaining(needle, in: otherSuffixes, skipping: skipping, laterWords: laterWords, body)
-        }
-    }
-
-    /// Whether only a whole name as written holds `needle` inside, of the names holding it (a
-    /// compact form holds no Latin term inside, `Posting.holdsInside`, and no space).
-    @inline(__always) static func onlyNamesHoldInside(_ needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        !needle.contains { $0 >= 0x80 } || needle.contains(0x20)
-    }
-
-    /// The same, in one of the two suffix arrays (whose keys are apart).
-    func forEachKeyContaining(_ needle: UnsafeBufferPointer<UInt8>, in suffixes: SuffixArray, skipping: Range<Int>, laterWords: Bool,
-                              _ body: (_ key: Int, _ offset: Int, _ afterSpace: Bool) -> Void) {
+                                     _ body: (_ key: Int, _ offset: Int, _ afterSpace: Bool) -> Void) {
         let found = suffixes.suffixes(startingWith: needle)
         guard !found.isEmpty else { return }
         let afterSpaces = laterWords || needle.contains(0x20)
@@ -113,16 +95,14 @@ extension IndexSnapshot {
         }
     }
 
-    /// At least as many as the occurrences of `needle` in the keys a name holding it inside
-    /// can be (`forEachKeyContaining` with `namesOnly`), and at most 64 more than those of
-    /// its first eight bytes in each array read: what reading them costs, found in the
-    /// arrays' samples alone.
+    /// At least as many as the occurrences of `needle` in the keys the suffix array holds,
+    /// and at most 64 more than those of its first eight bytes: what reading them costs,
+    /// found in the array's samples alone.
     public func substringOccurrenceBound(_ needle: UnsafeBufferPointer<UInt8>) -> Int {
-        nameSuffixes.sampledBlocks(startingWith: needle).count
-            + (Self.onlyNamesHoldInside(needle) ? 0 : otherSuffixes.sampledBlocks(startingWith: needle).count)
+        suffixes.sampledBlocks(startingWith: needle).count
     }
 
-    /// Keys substring search reads that contain `needle`, sorted, without duplicates: those
+    /// Keys the suffix array holds that contain `needle`, sorted, without duplicates: those
     /// starting with it (the prefix range's) and those holding it further in.
     public func keysContaining(_ needle: [UInt32]) -> [Int] {
         let bytes = Array(String(String.UnicodeScalarView(needle.compactMap(Unicode.Scalar.init))).utf8)

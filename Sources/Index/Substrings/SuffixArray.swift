@@ -1,9 +1,8 @@
 import CTrie
 import Glibc
 
-/// Every suffix of the keys of one part of those substring search reads (`Part`: whole names;
-/// compact forms and keys of fields alone), one at each scalar but the first, sorted
-/// byte-wise: the keys
+/// Every suffix of the keys that substring search reads (whole names, their compact forms,
+/// and keys of fields alone), one at each scalar but the first, sorted byte-wise: the keys
 /// containing a text further in than their start are then the suffixes starting with it,
 /// one range found by binary search, each telling where the text occurs, so that no
 /// candidate needs reading to verify it. (Keys starting with a text are the trie's key
@@ -59,9 +58,9 @@ public struct SuffixArray: Sendable {
     public var count: Int { starts.count }
     public var byteSize: Int { text.count + starts.count * 4 + sampleHeads.count * 8 }
 
-    /// Whether a key with these postings is one substring search reads: a whole or compact
-    /// name, or a key of fields alone (with the words of names, substrings of whole names,
-    /// every key is then reached from a key held here, which the two-edit typo search needs,
+    /// Whether a key with these postings is one the array holds: a whole or compact name, or
+    /// a key of fields alone (with the words of names, substrings of whole names, every key
+    /// is then reached from a key held here, which the two-edit typo search needs,
     /// `TypoSearch.runExactTail`).
     static func holds(_ postings: some Sequence<UInt32>) -> Bool {
         var isWholeName = false, fieldsOnly = true
@@ -72,35 +71,18 @@ public struct SuffixArray: Sendable {
         return isWholeName || fieldsOnly
     }
 
-    /// The two arrays the keys substring search reads are split into. A name holds a Latin
-    /// term inside only as written (`Posting.holdsInside`), and a compact form holds no
-    /// space: a term of either kind is searched in the names' array alone, which leaves out
-    /// the run-together forms of slugs and of names of several words, a third of the text.
-    public enum Part: Sendable {
-        /// Keys that are a whole name as written (of some posting).
-        case names
-        /// The other keys substring search reads: compact forms alone, keys of fields alone.
-        case others
-
-        /// Whether a key with these postings is one this part holds.
-        func holds(_ postings: some Sequence<UInt32>) -> Bool {
-            let isName = postings.contains { ($0 >> 1) & 7 == KeyRole.whole.rawValue }
-            return self == .names ? isName : !isName && SuffixArray.holds(postings)
-        }
-    }
-
-    /// The suffixes of the keys of `pool` that `part` holds, sorted: by their first four
+    /// The suffixes of the keys of `pool` it holds (see `holds`), sorted: by their first four
     /// bytes (a radix sort, a byte a pass, skipping bytes all share), then each run sharing
     /// those (a few suffixes, mostly) by the first eight bytes as one big-endian integer and
     /// the rest.
-    static func build(_ pool: StringPool, postingStart: [UInt32], postings: [UInt32], part: Part) -> SuffixArray {
+    static func build(_ pool: StringPool, postingStart: [UInt32], postings: [UInt32]) -> SuffixArray {
         typealias Suffix = (head: UInt64, start: UInt32, length: UInt32)
         var text: [UInt8] = []
         text.reserveCapacity(pool.bytes.count + pool.count * 5 + 8)
         var spans: [(start: UInt32, length: UInt32)] = []
         spans.reserveCapacity(pool.bytes.count)
         pool.bytes.withUnsafeBufferPointer { bytes in
-            for key in 0..<pool.count where part.holds(postings[Int(postingStart[key])..<Int(postingStart[key + 1])]) {
+            for key in 0..<pool.count where holds(postings[Int(postingStart[key])..<Int(postingStart[key + 1])]) {
                 let range = pool.range(key)
                 let first = text.count
                 text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))

@@ -433,8 +433,7 @@ struct TypoSearch {
                     }
                     return false
                 }
-                // (Every key substring search reads: compact forms join runs of words, "woochien".)
-                func measure(_ key: Int, _ suffixLength: Int, _ byteBefore: UInt8) {
+                index.suffixes.forEachOccurrence(of: rest, keyCount: index.keys.count) { key, suffixLength, _ in
                     budget -= 1
                     let range = index.keys.range(key)
                     guard budget > 0, suffixLength <= range.count else { return }
@@ -453,8 +452,6 @@ struct TypoSearch {
                         found.append(trie.match(node, distance, length: path.count))
                     }
                 }
-                index.nameSuffixes.forEachOccurrence(of: rest, keyCount: index.keys.count, measure)
-                index.otherSuffixes.forEachOccurrence(of: rest, keyCount: index.keys.count, measure)
             }
         }
         self.found = found

@@ -12,9 +12,8 @@ struct IndexSnapshotTests {
         #expect(back.nodeCount == Fixture.engine.index.nodeCount && back.nodeCount > 1)
         #expect(back.serialized() == bytes)
         // The sample heads are stored, not recomputed on load: they must be what the text says.
-        for suffixes in [back.nameSuffixes, back.otherSuffixes] {
-            #expect(suffixes.sampleHeads == SuffixArray(text: suffixes.text, starts: suffixes.starts).sampleHeads)
-        }
+        let suffixes = back.suffixes
+        #expect(suffixes.sampleHeads == SuffixArray(text: suffixes.text, starts: suffixes.starts).sampleHeads)
     }
 
     /// The key space as the build sorts it (keys by their first eight bytes as one integer,
@@ -60,13 +59,10 @@ struct IndexSnapshotTests {
     }
 
     @Test func sampleHeadsOfTheWrongCountAreRefused() {
-        let index = Fixture.engine.index
-        #expect(Self.rebuilt(suffixes: (index.nameSuffixes, index.otherSuffixes)).isConsistent)
-        for (suffixes, other) in [(index.nameSuffixes, index.otherSuffixes), (index.otherSuffixes, index.nameSuffixes)] {
-            for heads in [Array(suffixes.sampleHeads.dropLast()), suffixes.sampleHeads + [0], []] {
-                let damaged = SuffixArray(text: suffixes.text, starts: suffixes.starts, sampleHeads: heads)
-                #expect(!Self.rebuilt(suffixes: (damaged, other)).isConsistent)
-            }
+        let suffixes = Fixture.engine.index.suffixes
+        #expect(Self.rebuilt(suffixes: suffixes).isConsistent)
+        for heads in [Array(suffixes.sampleHeads.dropLast()), suffixes.sampleHeads + [0], []] {
+            #expect(!Self.rebuilt(suffixes: SuffixArray(text: suffixes.text, starts: suffixes.starts, sampleHeads: heads)).isConsistent)
         }
     }
 
@@ -83,8 +79,7 @@ struct IndexSnapshotTests {
     }
 
     /// The fixture's index with other trie nodes, suffix array or symbol lists.
-    static func rebuilt(nodes: [TrieNode]? = nil, nodeByte: [UInt8]? = nil, nodePaths: NodePaths? = nil,
-                        suffixes: (names: SuffixArray, others: SuffixArray)? = nil,
+    static func rebuilt(nodes: [TrieNode]? = nil, nodeByte: [UInt8]? = nil, nodePaths: NodePaths? = nil, suffixes: SuffixArray? = nil,
                         symbolNames: SymbolNames? = nil) -> IndexSnapshot {
         let index = Fixture.engine.index
         var keys = index.keyParts
@@ -92,7 +87,7 @@ struct IndexSnapshotTests {
         keys.nodeByte = nodeByte ?? keys.nodeByte
         keys.nodePaths = nodePaths ?? keys.nodePaths
         return IndexSnapshot(documents: index.documentParts, names: index.nameParts, vocabulary: index.vocabulary, keys: keys,
-                             suffixes: suffixes ?? (index.nameSuffixes, index.otherSuffixes), tops: index.tops, symbolNames: symbolNames ?? index.symbolNames,
+                             suffixes: suffixes ?? index.suffixes, tops: index.tops, symbolNames: symbolNames ?? index.symbolNames,
                              cards: index.cards, buildMilliseconds: index.buildMilliseconds)
     }
 

@@ -44,7 +44,6 @@ struct SuffixArrayTests {
         let ranges = indexed.map { index.keys.range($0) }
         let pieces = Self.pieces(index)
         #expect(pieces.count > 300)
-        var namesLeftOut = 0
         for needle in Exhaustive.sample(pieces, oneIn: 4) + Self.absent {
             // Further in than the key's start, and anywhere (`keysContaining`, for wildcards).
             var found: [(key: Int, offset: Int)] = []
@@ -56,20 +55,6 @@ struct SuffixArrayTests {
             }
             #expect(spacesMistold == 0, "'\(String(decoding: needle, as: UTF8.self))'")
             found.sort { $0.key < $1.key }
-            // Of those, the keys a name holding the needle inside can be: every key with a
-            // posting `Posting.holdsInside` takes (a whole name for a needle with a space).
-            var namesOnly: [Int] = []
-            index.forEachKeyContaining(needle, namesOnly: true) { key, _, _ in namesOnly.append(key) }
-            let latin = !needle.contains { $0 >= 0x80 }, spaced = needle.contains(0x20)
-            let holding = found.map(\.key).filter { key in
-                index.postingRange(key: key).contains { p in
-                    let raw = index.postings[p]
-                    return spaced ? Posting.isWholeName(raw) : Posting.holdsInside(raw, latinTerm: latin)
-                }
-            }
-            #expect(Set(holding).isSubset(of: namesOnly) && Set(namesOnly).isSubset(of: found.map(\.key)),
-                    "'\(String(decoding: needle, as: UTF8.self))': \(namesOnly.count) of \(found.count) keys for names")
-            if latin || spaced { namesLeftOut += found.count - namesOnly.count }
             var expected: [(key: Int, offset: Int)] = []
             var anywhere: [Int] = []
             index.keys.bytes.withUnsafeBufferPointer { bytes in
@@ -92,8 +77,6 @@ struct SuffixArrayTests {
                     "'\(text)': \(found.count) found, \(expected.count) expected")
             #expect(index.keysContaining(text.unicodeScalars.map(\.value)) == anywhere, "'\(text)' anywhere")
         }
-        // The compact forms and fields the names' search leaves out are many.
-        #expect(namesLeftOut > 100, "\(namesLeftOut) keys left out")
         // A prefix range left out is left out, and the keys holding it further in still come.
         let range = index.keyRange(prefix: Array("pika".utf8))
         var inRange = 0, outside = 0
@@ -112,23 +95,15 @@ struct SuffixArrayTests {
         var common = 0
         for needle in needles {
             needle.withUnsafeBufferPointer { needle in
-                // The arrays a name holding it inside is searched in (`forEachKeyContaining`
-                // with `namesOnly`).
-                let arrays = IndexSnapshot.onlyNamesHoldInside(needle) ? [index.nameSuffixes] : [index.nameSuffixes, index.otherSuffixes]
-                var found = 0, heads = 0
+                let found = index.suffixes.suffixes(startingWith: needle)
+                let blocks = index.suffixes.sampledBlocks(startingWith: needle)
                 let text = String(decoding: needle, as: UTF8.self)
-                for suffixes in arrays {
-                    let occurrences = suffixes.suffixes(startingWith: needle)
-                    let blocks = suffixes.sampledBlocks(startingWith: needle)
-                    #expect(occurrences.isEmpty || (blocks.contains(occurrences.lowerBound) && blocks.upperBound >= occurrences.upperBound),
-                            "'\(text)'")
-                    found += occurrences.count
-                    heads += suffixes.suffixes(startingWith: UnsafeBufferPointer(rebasing: needle.prefix(8))).count
-                }
+                #expect(found.isEmpty || (blocks.contains(found.lowerBound) && blocks.upperBound >= found.upperBound), "'\(text)'")
                 let bound = index.substringOccurrenceBound(needle)
-                #expect(bound >= found && bound <= heads + 2 * arrays.count * SuffixArray.sampleSpacing,
-                        "'\(text)': bound \(bound), \(found) occurrences")
-                if found > 10 * SuffixArray.sampleSpacing { common += 1 }
+                let head = index.suffixes.suffixes(startingWith: UnsafeBufferPointer(rebasing: needle.prefix(8)))
+                #expect(bound >= found.count && bound <= head.count + 2 * SuffixArray.sampleSpacing,
+                        "'\(text)': bound \(bound), \(found.count) occurrences")
+                if found.count > 10 * SuffixArray.sampleSpacing { common += 1 }
             }
         }
         // Texts held by thousands of keys are among them (the bound's block search gallops).
@@ -200,24 +175,22 @@ struct SuffixArrayTests {
     }
 
     @Test func suffixesAreSortedByTheirBytesThenKey() {
-        let index = Fixture.engine.index
-        for (array, least) in [(index.nameSuffixes, 100_000), (index.otherSuffixes, 10_000)] {
-            let text = array.text
-            var unordered = 0
-            text.withUnsafeBytes { text in
-                // A suffix reads through its zero and the four bytes of its key index.
-                func suffix(_ i: Int) -> UnsafeRawBufferPointer {
-                    let start = text.baseAddress! + Int(array.starts[i])
-                    return UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self)) + 5)
-                }
-                for i in 1..<array.count {
-                    let a = suffix(i - 1), b = suffix(i)
-                    let c = memcmp(a.baseAddress!, b.baseAddress!, min(a.count, b.count))
-                    if c > 0 || (c == 0 && a.count >= b.count) { unordered += 1 }
-                }
+        let array = Fixture.engine.index.suffixes
+        let text = array.text
+        var unordered = 0
+        text.withUnsafeBytes { text in
+            // A suffix reads through its zero and the four bytes of its key index.
+            func suffix(_ i: Int) -> UnsafeRawBufferPointer {
+                let start = text.baseAddress! + Int(array.starts[i])
+                return UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self)) + 5)
             }
-            #expect(array.count > least && unordered == 0, "\(array.count) suffixes, \(unordered) out of order")
+            for i in 1..<array.count {
+                let a = suffix(i - 1), b = suffix(i)
+                let c = memcmp(a.baseAddress!, b.baseAddress!, min(a.count, b.count))
+                if c > 0 || (c == 0 && a.count >= b.count) { unordered += 1 }
+            }
         }
+        #expect(array.count > 100_000 && unordered == 0)
     }
 
     /// Suffixes past the text are refused when a snapshot is read; a text whose zeros or key
