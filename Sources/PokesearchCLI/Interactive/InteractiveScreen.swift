@@ -62,6 +62,6 @@ struct ScreenPainter {
     }
 
     /// Written last in every frame that has a cursor: the end of a frame, for whoever
-    /// watches the bytes (the latency tests).
+    /// watches the bytes (the tests counting frames).
     static let frameEnd = "\u{1B}[?25h"
 }
