@@ -351,10 +351,11 @@ extension SearchEngine {
     func readingPlan(_ slot: TermSlot, _ term: Term, candidates: Int, context: MatchContext) -> (cost: Int, inside: WordInside) {
         guard context.matchesSubstrings(term) else { return (4 * candidates, .none) }
         let onCandidates = (Self.substringReadingCost - 4) * candidates
-        let once = slot.insideCost ?? context.substringCost(term)
-        // (A completion reads no candidate's names inside a word: `wordHit`.)
-        return once < onCandidates && !context.completion ? (4 * candidates + once, .foundOnce)
-            : (4 * candidates + onCandidates, .onEachCandidate)
+        // (A completion reads no candidate's names inside a word, `wordHit`: nothing to price.)
+        if !context.completion, case let once = slot.insideCost ?? context.substringCost(term), once < onCandidates {
+            return (4 * candidates + once, .foundOnce)
+        }
+        return (4 * candidates + onCandidates, .onEachCandidate)
     }
 
     /// Where a word read on candidates is looked for inside names (`readingPlan`).
