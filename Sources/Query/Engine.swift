@@ -80,6 +80,8 @@ public final class SearchEngine: Sendable {
     let docsByID: [Int32]
     let idStarts: [Int32]
     let hitMaps: HitMapPool
+    /// Type words' hits, kept once matched (`TypeWordHits`).
+    let typeWords: TypeWordHits
 
     public init(index: IndexSnapshot) {
         self.index = index
@@ -108,6 +110,7 @@ public final class SearchEngine: Sendable {
         docsByID = byID
         idStarts = starts
         hitMaps = HitMapPool(docCount: index.docCount)
+        typeWords = TypeWordHits(index: index)
     }
 
     /// The documents whose id is `id`, in document order (an id's group in place; the last

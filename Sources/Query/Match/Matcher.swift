@@ -19,6 +19,8 @@ struct MatchContext {
     /// Where the query's hit maps come from (and go back to once its results are read),
     /// and what it may still spend.
     let lease: QueryLease
+    /// Type words' hits kept from one query to the next (nil: none kept).
+    var typeWords: TypeWordHits? = nil
 
     var budget: WorkBudget {
         get { lease.budget }
@@ -58,6 +60,27 @@ struct MatchContext {
     /// typo budget ("Gengar"); failing both (non-Latin text), through its Latin
     /// transliteration. `located`: the term's text located already.
     func match(_ term: Term, allowTypos: Bool, located: TermNode? = nil) throws -> HitMap {
+        guard let typeWords, keepsHits(of: term, typeWords) else { return try matchAnew(term, allowTypos: allowTypos, located: located) }
+        if let entry = typeWords.entry(term.text, display: displayLanguage) {
+            let hits = lease.newMap()
+            for packed in entry.hits { hits.record(Int(packed >> 32), Hit(raw: UInt32(truncatingIfNeeded: packed))) }
+            budget.postings -= entry.postings
+            return hits
+        }
+        let before = budget.postings
+        let hits = try matchAnew(term, allowTypos: allowTypos, located: located)
+        if !budget.isSpent { typeWords.keep(term.text, display: displayLanguage, hits, postings: before - budget.postings) }
+        return hits
+    }
+
+    /// Whether a term's hits are kept from one query to the next (`TypeWordHits`): a word
+    /// naming a type, in a search, in any language. (A completion matches fields otherwise.)
+    func keepsHits(of term: Term, _ typeWords: TypeWordHits) -> Bool {
+        !completion && term.shape == .word && term.language == nil && languageRestriction == nil && typeWords.words[term.text] != nil
+    }
+
+    /// A term's hits, matched (see `match`).
+    func matchAnew(_ term: Term, allowTypos: Bool, located: TermNode? = nil) throws -> HitMap {
         let hits = lease.newMap()
         let restriction = term.language ?? languageRestriction
         switch term.shape {

@@ -35,7 +35,7 @@ extension SearchEngine {
         var parsed = parsed
         let context = MatchContext(index: index, displayLanguage: options.language, languageRestriction: parsed.language,
                                    completion: completion, typedAfterOthers: completion && parsed.clauses.count > 1,
-                                   readsLists: deferring, lease: lease ?? hitMaps.lease())
+                                   readsLists: deferring, lease: lease ?? hitMaps.lease(), typeWords: deferring ? typeWords : nil)
         // Positive terms in query order (a deferred word's hits are filled in below), and the
         // candidate documents: the lease's arrays, given back emptied with their capacity.
         var slots: [TermSlot] = []

@@ -1,0 +1,65 @@
+@testable import Index
+@testable import Query
+import Testing
+
+/// The hits of words naming a type, kept once matched, must be the hits matching the word
+/// anew gives, in each display language, and charge the query's budget the same.
+@Suite("Type words' kept hits")
+struct TypeWordHitsTests {
+    @Test func theWordsKeptAreTheTypesNamesInEveryLanguage() throws {
+        let engine = Fixture.engine
+        let words = TypeWordHits(index: engine.index).words
+        for word in ["fire", "feu", "feuer", "fuoco", "normal", "ground", "sol", "psychic", "psy", "dragon"] {
+            #expect(words[word] != nil, "'\(word)'")
+        }
+        for word in ["pikachu", "fir", "blaze"] { #expect(words[word] == nil, "'\(word)'") }
+        // Every word kept is one `type:` takes, so no other word's hits are kept.
+        let context = MatchContext(index: engine.index, displayLanguage: 0, languageRestriction: nil, completion: false,
+                                   typedAfterOthers: false, readsLists: true, lease: engine.hitMaps.lease())
+        let notTypes = words.keys.filter { context.typeNamed($0) == nil }
+        #expect(notTypes.isEmpty, "\(notTypes.sorted().prefix(5))")
+        #expect(words.count > 18)
+    }
+
+    @Test(arguments: [0, 1, 2])
+    func keptHitsAreTheHitsMatchedAnew(display: Int) throws {
+        let engine = Fixture.engine
+        let index = engine.index
+        let typeWords = TypeWordHits(index: index)
+        for word in typeWords.words.keys.sorted() {
+            let term = Term(text: word, raw: word, shape: .word, language: nil, position: 0)
+            func context(_ kept: TypeWordHits?) -> MatchContext {
+                MatchContext(index: index, displayLanguage: display, languageRestriction: nil, completion: false,
+                             typedAfterOthers: false, readsLists: true, lease: engine.hitMaps.lease(), typeWords: kept)
+            }
+            let anew = context(nil), matching = context(typeWords), reading = context(typeWords)
+            let expected = try anew.match(term, allowTypos: true)
+            #expect(typeWords.entry(word, display: display) == nil)
+            let matched = try matching.match(term, allowTypos: true)
+            #expect(typeWords.entry(word, display: display) != nil, "'\(word)' kept once matched")
+            let read = try reading.match(term, allowTypos: true)
+            for hits in [matched, read] {
+                let differing = (0..<index.docCount).filter { hits.best[$0] != expected.best[$0] }
+                #expect(differing.isEmpty, "'\(word)' in language \(display): \(differing.count) documents, first \(differing.prefix(3).map(index.slug))")
+                #expect(Array(hits.docs) == Array(expected.docs), "'\(word)': the documents in the order first hit")
+            }
+            #expect(matching.budget.postings == anew.budget.postings && reading.budget.postings == anew.budget.postings, "'\(word)'")
+        }
+    }
+
+    /// A search's type word is matched (from its kept hits), not read on the candidates other
+    /// words give; a completion's is not kept (its fields match otherwise).
+    @Test func aSearchsTypeWordIsNotDeferred() throws {
+        let engine = Fixture.engine
+        let context = MatchContext(index: engine.index, displayLanguage: 0, languageRestriction: nil, completion: false,
+                                   typedAfterOthers: false, readsLists: true, lease: engine.hitMaps.lease(), typeWords: engine.typeWords)
+        let term = Term(text: "normal", raw: "normal", shape: .word, language: nil, position: 0)
+        #expect(context.deferrable(term, try #require(context.locate(term))) == nil)
+        let completing = MatchContext(index: engine.index, displayLanguage: 0, languageRestriction: nil, completion: true,
+                                      typedAfterOthers: true, readsLists: true, lease: engine.hitMaps.lease(), typeWords: engine.typeWords)
+        #expect(!completing.keepsHits(of: term, engine.typeWords))
+        let unkept = MatchContext(index: engine.index, displayLanguage: 0, languageRestriction: nil, completion: false,
+                                  typedAfterOthers: false, readsLists: true, lease: engine.hitMaps.lease())
+        #expect(unkept.deferrable(term, try #require(unkept.locate(term))) != nil)
+    }
+}
