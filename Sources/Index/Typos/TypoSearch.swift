@@ -256,10 +256,16 @@ struct TypoSearch {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: term.count) { termBytes in
             for (i, scalar) in term.enumerated() { termBytes[i] = UInt8(scalar) }
             let term = UnsafeBufferPointer(termBytes)
-            // Edits only at the start, the rest (four bytes or more) as written: the second case
-            // of a split search alone, without making edits near the root.
-            if editsWithin.lowerBound == 0 && term.count - editsWithin.upperBound >= 4 {
-                runExactTail(split: editsWithin.upperBound, termBytes: term)
+            // Edits only within a window, the rest after it as written: found by that rest, as
+            // the second case of a split search (with the part before the window as written
+            // too), where the window starts the term and the rest is four bytes or more, or
+            // where the rest is in few keys; not by making edits near the root, or after the
+            // part before the window on every key it starts ("dragonjangbulletproof": the
+            // "dragon" keys, hundreds, few holding "bulletproof").
+            let rest = UnsafeBufferPointer(rebasing: term[editsWithin.upperBound...])
+            if !rest.isEmpty && editsWithin != 0..<term.count,
+               editsWithin.lowerBound == 0 && rest.count >= 4 || index.suffixes.suffixes(startingWith: rest).count <= Self.fewOccurrences {
+                runExactTail(split: editsWithin.upperBound, head: editsWithin.lowerBound, termBytes: term)
                 return
             }
             var budget = self.budget
@@ -396,11 +402,12 @@ struct TypoSearch {
     }
 
     /// The second case of a split search: every edit within the first `split` scalars, the
-    /// rest (ASCII, four bytes or more) exactly as written. A key holding it at offset o has
+    /// rest (ASCII) exactly as written, and the first `head` scalars too (a window of edits).
+    /// A key holding the rest at offset o has
     /// a path from one of its word starts w (a word of a name is a key of its own) with
     /// o - w within `maxEdits` of `split`; the path to the rest's end, all ASCII, is measured
     /// against the whole term, and the keys under it are found within the budget.
-    mutating func runExactTail(split: Int, termBytes term: UnsafeBufferPointer<UInt8>) {
+    mutating func runExactTail(split: Int, head: Int = 0, termBytes term: UnsafeBufferPointer<UInt8>) {
         let rest = UnsafeBufferPointer(rebasing: term[split...])
         // Its findings join the enumeration's, each (node, distance) once.
         var found = self.found
@@ -444,7 +451,8 @@ struct TypoSearch {
                     for start in max(0, offset - split - maxEdits)...(offset - split + maxEdits) {
                         guard start == 0 || key[start - 1] == 0x20 else { continue }
                         let path = UnsafeBufferPointer(rebasing: key[start..<(offset + rest.count)])
-                        guard path.allSatisfy({ $0 < 0x80 }), !measuredBefore(path, at: range.lowerBound + start) else { continue }
+                        guard path.allSatisfy({ $0 < 0x80 }), path.count >= head, memcmp(path.baseAddress!, term.baseAddress!, head) == 0,
+                              !measuredBefore(path, at: range.lowerBound + start) else { continue }
                         budget -= path.count
                         guard let distance = Self.distance(term, path, atMost: maxEdits),
                               let node = trie.descend(from: 0, at: 0, through: path)?.node,
@@ -457,6 +465,10 @@ struct TypoSearch {
         self.found = found
         self.budget = budget
     }
+
+    /// The rest after a window of edits is looked up in the suffix array when it has at most
+    /// this many occurrences (or, after a window at the start, when four bytes or more).
+    static let fewOccurrences = 400
 
     /// Room for the paths `runExactTail` remembers measuring (a power of two).
     static let measuredSlots = 256
