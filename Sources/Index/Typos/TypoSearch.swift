@@ -259,12 +259,14 @@ struct TypoSearch {
             // Edits only within a window, the rest after it as written: found by that rest, as
             // the second case of a split search (with the part before the window as written
             // too), where the window starts the term and the rest is four bytes or more, or
-            // where the rest is in few keys; not by making edits near the root, or after the
-            // part before the window on every key it starts ("dragonjangbulletproof": the
-            // "dragon" keys, hundreds, few holding "bulletproof").
+            // where the rest is in few keys (`fewOccurrences`); not by making edits near the
+            // root, or after the part before the window on every key it starts
+            // ("dragonjangbulletproof": the "dragon" keys, hundreds, few holding "bulletproof").
             let rest = UnsafeBufferPointer(rebasing: term[editsWithin.upperBound...])
             if !rest.isEmpty && editsWithin != 0..<term.count,
-               editsWithin.lowerBound == 0 && rest.count >= 4 || index.suffixes.suffixes(startingWith: rest).count <= Self.fewOccurrences {
+               editsWithin.lowerBound == 0 && rest.count >= 4
+                || index.suffixes.suffixes(startingWith: rest).count
+                   <= (editsWithin.lowerBound == 0 ? Self.fewOccurrences : Self.fewOccurrencesAfterHead) {
                 runExactTail(split: editsWithin.upperBound, head: editsWithin.lowerBound, termBytes: term)
                 return
             }
@@ -466,9 +468,14 @@ struct TypoSearch {
         self.budget = budget
     }
 
-    /// The rest after a window of edits is looked up in the suffix array when it has at most
-    /// this many occurrences (or, after a window at the start, when four bytes or more).
+    /// The rest after a window of edits at the start is looked up in the suffix array when it
+    /// has at most this many occurrences (or is four bytes or more): the enumeration would
+    /// make edits near the root.
     static let fewOccurrences = 400
+    /// After a window with a part before it: the enumeration starts where that part leads,
+    /// cheaper than measuring a common rest's paths ("groundmarorock": "rock" in hundreds of
+    /// keys, each path measured from several word starts).
+    static let fewOccurrencesAfterHead = 40
 
     /// Room for the paths `runExactTail` remembers measuring (a power of two).
     static let measuredSlots = 256
