@@ -76,7 +76,7 @@ struct MatchContext {
     /// Whether a term's hits are kept from one query to the next (`TypeWordHits`): a word
     /// naming a type, in a search, in any language. (A completion matches fields otherwise.)
     func keepsHits(of term: Term, _ typeWords: TypeWordHits) -> Bool {
-        !completion && term.shape == .word && term.language == nil && languageRestriction == nil && typeWords.words[term.text] != nil
+        !completion && term.shape == .word && term.language == nil && languageRestriction == nil && typeWords.holds(term.text)
     }
 
     /// A term's hits, matched (see `match`).

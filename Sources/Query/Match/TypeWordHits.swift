@@ -12,6 +12,9 @@ import Locking
 final class TypeWordHits: Sendable {
     /// The words whose hits are kept (folded), numbered for the keys of `kept`.
     let words: [String: Int]
+    /// A bit for each of the words' shapes (length, first and last bytes: `shape`): most
+    /// terms are told apart from every type word without hashing them.
+    private let shapes: [UInt64]
     struct Entry: Sendable {
         /// Each document hit: document << 32 | hit.
         let hits: [UInt64]
@@ -31,6 +34,22 @@ final class TypeWordHits: Sendable {
             }
         }
         self.words = Dictionary(uniqueKeysWithValues: words.sorted().enumerated().map { ($1, $0) })
+        var shapes = [UInt64](repeating: 0, count: Self.shapeBits / 64)
+        for word in words { shapes[Self.shape(word) >> 6] |= 1 << UInt64(Self.shape(word) & 63) }
+        self.shapes = shapes
+    }
+
+    static let shapeBits = 1024
+
+    @inline(__always) static func shape(_ word: String) -> Int {
+        let utf8 = word.utf8
+        return (utf8.count &* 97 &+ Int(utf8.first ?? 0) &* 31 &+ Int(utf8.last ?? 0)) & (shapeBits - 1)
+    }
+
+    /// Whether `word` is one whose hits are kept.
+    @inline(__always) func holds(_ word: String) -> Bool {
+        let shape = Self.shape(word)
+        return shapes[shape >> 6] & 1 << UInt64(shape & 63) != 0 && words[word] != nil
     }
 
     func entry(_ word: String, display: Int) -> Entry? {

@@ -8,11 +8,13 @@ import Testing
 struct TypeWordHitsTests {
     @Test func theWordsKeptAreTheTypesNamesInEveryLanguage() throws {
         let engine = Fixture.engine
-        let words = TypeWordHits(index: engine.index).words
+        let typeWords = TypeWordHits(index: engine.index)
+        let words = typeWords.words
         for word in ["fire", "feu", "feuer", "fuoco", "normal", "ground", "sol", "psychic", "psy", "dragon"] {
-            #expect(words[word] != nil, "'\(word)'")
+            #expect(words[word] != nil && typeWords.holds(word), "'\(word)'")
         }
-        for word in ["pikachu", "fir", "blaze"] { #expect(words[word] == nil, "'\(word)'") }
+        for word in ["pikachu", "fir", "blaze", "fires", "", "normalize"] { #expect(words[word] == nil && !typeWords.holds(word), "'\(word)'") }
+        #expect(words.keys.allSatisfy(typeWords.holds))
         // Every word kept is one `type:` takes, so no other word's hits are kept.
         let context = MatchContext(index: engine.index, displayLanguage: 0, languageRestriction: nil, completion: false,
                                    typedAfterOthers: false, readsLists: true, lease: engine.hitMaps.lease())
