@@ -186,9 +186,13 @@ public struct PrefixTops: Sendable {
     /// The entries of a node's list that are names (they come before the fields).
     public func names(_ node: Int) -> Range<Int> {
         let list = Int(start[node])..<Int(start[node + 1])
-        var end = list.lowerBound
-        while end < list.upperBound && !HitRank.isField(Self.rank(entries[end])) { end += 1 }
-        return list.lowerBound..<end
+        // (Where the fields start, found by halves: a list holds up to `capacity` entries.)
+        var low = list.lowerBound, high = list.upperBound
+        while low < high {
+            let mid = (low + high) >> 1
+            if HitRank.isField(Self.rank(entries[mid])) { high = mid } else { low = mid + 1 }
+        }
+        return list.lowerBound..<low
     }
 
     /// The entries of a node's list that are fields (after its names).

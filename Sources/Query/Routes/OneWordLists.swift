@@ -124,13 +124,17 @@ extension SearchEngine {
         added.append(contentsOf: index.tops.entries[index.tops.fields(node)])
         let keyRange = index.nodeKeys(node)
         let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count)
+        // (Both best first: the fields' part of the list, then the whole words.)
+        let wholeWordsStart = added.count
         if let exactKey, wanted > 0 {
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: wanted) { best in
                 added.append(contentsOf: best[..<bestWholeWords(of: exactKey, fields: true, into: best)])
             }
         }
         var total = Int(index.tops.distinctDocs[node])
-        if Self.isLongEnoughForSubstrings(bytes) {
+        let inside = Self.isLongEnoughForSubstrings(bytes)
+        if !inside { Self.mergeRuns(&added, at: wholeWordsStart) }
+        if inside {
             // Names containing the word further in: ranked with the list (a document
             // listed for a field may rank higher by such a name), and counted once unless
             // already in the range. The list holds distinct documents, best first: once it
@@ -196,7 +200,7 @@ extension SearchEngine {
                 for doc in found.docs where !index.tops.hasKey(Int(doc), in: keyRange) { total += 1 }
             }
         }
-        let window = merged(list: list, added: &added, wanted: wanted)
+        let window = merged(list: list, added: &added, wanted: wanted, sorted: !inside)
         // A word found only outside the display language, short of a page and no whole word of
         // any name, is left to the ranking, which adds its typo candidates ("pikachi" starts
         // only Pikanium Z's German name, Pikachium Z; Pikachu is an edit away: `rank`).
@@ -219,10 +223,25 @@ extension SearchEngine {
         return (node, list)
     }
 
+    /// Two runs of entries, each best first (before and from `split`), merged into one.
+    static func mergeRuns(_ entries: inout [UInt32], at split: Int) {
+        guard split > 0 && split < entries.count && entries[split - 1] > entries[split] else { return }
+        var merged: [UInt32] = []
+        merged.reserveCapacity(entries.count)
+        var i = 0, j = split
+        while i < split && j < entries.count {
+            if entries[i] <= entries[j] { merged.append(entries[i]); i += 1 } else { merged.append(entries[j]); j += 1 }
+        }
+        merged.append(contentsOf: entries[i..<split])
+        merged.append(contentsOf: entries[j...])
+        entries = merged
+    }
+
     /// The first `wanted` documents of a node's list and of entries found beside it (`added`,
-    /// any order), both as list entries: merged best first, each document at its best entry.
-    func merged(list: Range<Int>, added: inout [UInt32], wanted: Int) -> [(key: UInt64, doc: Int)] {
-        added.sort()
+    /// any order, or best first: `sorted`), both as list entries: merged best first, each
+    /// document at its best entry.
+    func merged(list: Range<Int>, added: inout [UInt32], wanted: Int, sorted: Bool = false) -> [(key: UInt64, doc: Int)] {
+        if !sorted { added.sort() }
         var window: [(key: UInt64, doc: Int)] = []
         window.reserveCapacity(wanted)
         var next = list.lowerBound, nextAdded = 0
