@@ -42,8 +42,10 @@ final class TypeWordHits: Sendable {
     static let shapeBits = 1024
 
     @inline(__always) static func shape(_ word: String) -> Int {
-        let utf8 = word.utf8
-        return (utf8.count &* 97 &+ Int(utf8.first ?? 0) &* 31 &+ Int(utf8.last ?? 0)) & (shapeBits - 1)
+        // (A native string's bytes in place: its view's `last` walks back through the view.)
+        let ends = word.utf8.withContiguousStorageIfAvailable { bytes in (bytes.count, bytes.first ?? 0, bytes.last ?? 0) }
+            ?? (word.utf8.count, word.utf8.first ?? 0, word.utf8.reversed().first ?? 0)
+        return (ends.0 &* 97 &+ Int(ends.1) &* 31 &+ Int(ends.2)) & (shapeBits - 1)
     }
 
     /// Whether `word` is one whose hits are kept.
