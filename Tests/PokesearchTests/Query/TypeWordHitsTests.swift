@@ -1,5 +1,6 @@
 @testable import Index
 @testable import Query
+import Store
 import Testing
 
 /// The hits of words naming a type, kept once matched, must be the hits matching the word
@@ -21,6 +22,24 @@ struct TypeWordHitsTests {
         let notTypes = words.keys.filter { context.typeNamed($0) == nil }
         #expect(notTypes.isEmpty, "\(notTypes.sorted().prefix(5))")
         #expect(words.count > 18)
+    }
+
+    /// Every name of a type the store holds (folded, and run together) is a word kept, for
+    /// that type: the words are enumerated from the index, `typeNamed` tests one.
+    @Test func everyNameOfATypeIsKept() throws {
+        let engine = Fixture.engine
+        let index = engine.index
+        let typeWords = TypeWordHits(index: index)
+        let context = MatchContext(index: index, displayLanguage: 0, languageRestriction: nil, completion: false,
+                                   typedAfterOthers: false, readsLists: true, lease: engine.hitMaps.lease())
+        let names = try Store(path: Fixture.database, readOnly: true).readFoldedNames().filter { index.kind($0.doc) == .type }
+        #expect(names.count > 18 * 10, "\(names.count) names of types")
+        for name in names {
+            for word in Set([name.folded, name.compact]) where !word.isEmpty {
+                #expect(typeWords.holds(word), "'\(word)' (\(index.slug(name.doc)))")
+                #expect(context.typeNamed(word).map { index.typeSlugs[Int($0)] } == index.slug(name.doc), "'\(word)'")
+            }
+        }
     }
 
     @Test(arguments: [0, 1, 2])
