@@ -125,16 +125,18 @@ extension SearchEngine {
         let keyRange = index.nodeKeys(node)
         let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count)
         // (Both best first: the fields' part of the list, then the whole words.)
-        let wholeWordsStart = added.count
+        var wholeWordsStart = added.count
         if let exactKey, wanted > 0 {
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: wanted) { best in
                 added.append(contentsOf: best[..<bestWholeWords(of: exactKey, fields: true, into: best)])
             }
         }
         var total = Int(index.tops.distinctDocs[node])
-        let inside = Self.isLongEnoughForSubstrings(bytes)
-        if !inside { Self.mergeRuns(&added, at: wholeWordsStart) }
-        if inside {
+        // Where the added entries' runs end, each best first: the fields (to `wholeWordsStart`),
+        // the whole words (to `insideStart`); the names holding the word further in, after
+        // them, come in any order.
+        var insideStart = added.count
+        if Self.isLongEnoughForSubstrings(bytes) {
             // Names containing the word further in: ranked with the list (a document
             // listed for a field may rank higher by such a name), and counted once unless
             // already in the range. The list holds distinct documents, best first: once it
@@ -182,6 +184,7 @@ extension SearchEngine {
                     if !kept.contains(where: { PrefixTops.doc($0) == doc }) { kept.append(entry) }
                 }
                 added = kept
+                (wholeWordsStart, insideStart) = (kept.count, kept.count)
                 if kept.count == wanted { cutoff = min(cutoff, kept[wanted - 1]) }
             }
             index.forEachKeyContaining(bytes, skipping: keyRange, laterWords: false, addNames)
@@ -200,7 +203,15 @@ extension SearchEngine {
                 for doc in found.docs where !index.tops.hasKey(Int(doc), in: keyRange) { total += 1 }
             }
         }
-        let window = merged(list: list, added: &added, wanted: wanted, sorted: !inside)
+        // (The runs merged rather than all sorted: an ability's list holds a window's worth
+        // of fields, the Pokémon having it.)
+        if insideStart < added.count {
+            added.withUnsafeMutableBufferPointer { entries in
+                var inside = UnsafeMutableBufferPointer(rebasing: entries[insideStart...])
+                inside.sort()
+            }
+        }
+        let window = merged(list: list, added: added, runs: (wholeWordsStart, insideStart), wanted: wanted)
         // A word found only outside the display language, short of a page and no whole word of
         // any name, is left to the ranking, which adds its typo candidates ("pikachi" starts
         // only Pikanium Z's German name, Pikachium Z; Pikachu is an edit away: `rank`).
@@ -223,38 +234,29 @@ extension SearchEngine {
         return (node, list)
     }
 
-    /// Two runs of entries, each best first (before and from `split`), merged into one.
-    static func mergeRuns(_ entries: inout [UInt32], at split: Int) {
-        guard split > 0 && split < entries.count && entries[split - 1] > entries[split] else { return }
-        var merged: [UInt32] = []
-        merged.reserveCapacity(entries.count)
-        var i = 0, j = split
-        while i < split && j < entries.count {
-            if entries[i] <= entries[j] { merged.append(entries[i]); i += 1 } else { merged.append(entries[j]); j += 1 }
-        }
-        merged.append(contentsOf: entries[i..<split])
-        merged.append(contentsOf: entries[j...])
-        entries = merged
-    }
-
     /// The first `wanted` documents of a node's list and of entries found beside it (`added`,
-    /// any order, or best first: `sorted`), both as list entries: merged best first, each
-    /// document at its best entry.
-    func merged(list: Range<Int>, added: inout [UInt32], wanted: Int, sorted: Bool = false) -> [(key: UInt64, doc: Int)] {
-        if !sorted { added.sort() }
+    /// in three runs each best first: before `runs.0`, from it to `runs.1`, and from there),
+    /// both as list entries: merged best first, each document at its best entry.
+    func merged(list: Range<Int>, added: [UInt32], runs: (Int, Int), wanted: Int) -> [(key: UInt64, doc: Int)] {
         var window: [(key: UInt64, doc: Int)] = []
         window.reserveCapacity(wanted)
-        var next = list.lowerBound, nextAdded = 0
+        var next = list.lowerBound
+        var heads = (0, runs.0, runs.1)
+        let ends = (runs.0, runs.1, added.count)
         while window.count < wanted {
-            let entry: UInt32
-            if next < list.upperBound && (nextAdded == added.count || index.tops.entries[next] <= added[nextAdded]) {
-                entry = index.tops.entries[next]
-                next += 1
-            } else if nextAdded < added.count {
-                entry = added[nextAdded]
-                nextAdded += 1
-            } else {
-                break
+            // (Entries are below `.max`: a hit's bits are 7.)
+            var entry = UInt32.max
+            var from = 0
+            if next < list.upperBound { entry = index.tops.entries[next]; from = 1 }
+            if heads.0 < ends.0 && added[heads.0] < entry { entry = added[heads.0]; from = 2 }
+            if heads.1 < ends.1 && added[heads.1] < entry { entry = added[heads.1]; from = 3 }
+            if heads.2 < ends.2 && added[heads.2] < entry { entry = added[heads.2]; from = 4 }
+            switch from {
+            case 1: next += 1
+            case 2: heads.0 += 1
+            case 3: heads.1 += 1
+            case 4: heads.2 += 1
+            default: return window
             }
             let doc = PrefixTops.doc(entry)
             if window.contains(where: { $0.doc == doc }) { continue }
@@ -293,7 +295,8 @@ extension SearchEngine {
                 added.append(Self.insideEntry(index.postings[p], .laterWordPrefix))
             }
         }
-        return RankedWindow(window: merged(list: list, added: &added, wanted: wanted)[...], total: 0)
+        added.sort()
+        return RankedWindow(window: merged(list: list, added: added, runs: (added.count, added.count), wanted: wanted)[...], total: 0)
     }
 
     /// A completion's answer from a node's list of names (`list`): the list, best first,
