@@ -104,6 +104,17 @@ extension MatchContext {
         return index.keyEqualToPrefix(of: node, length: located.length) != nil
     }
 
+    /// Whether a text (terms' texts, a space between each) is a key: a name's words as typed,
+    /// though some alone may be no word's start ("ピカチュウ (マスクド・ピカチュウ)", Pikachu
+    /// Libre's Japanese name: "マスクド ピカチュウ" starts no name).
+    func isKey(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let node = locate(bytes).node else { return false }
+            return index.keyEqualToPrefix(of: node, length: bytes.count) != nil
+        }
+    }
+
     /// Typo hits of a run of terms read as one word (`text`, their texts run together: "perish
     /// sog" as "perishsog"), within the budget of its length: the names whose run-together
     /// form (a whole name's compact form, or a one-word name) is that near, or starts so,

@@ -234,8 +234,10 @@ extension SearchEngine {
             || Self.strongCount(candidates, slots, upTo: wanted) >= wanted
         let typedAsMeant = pageFilled ? [] : slots.map { context.isWholeWord(parsed.term($0.clause), $0.located) }
         // Nothing to look for where some document has every term and each is a word as typed
-        // (a whole name of several words: "max overgrowth").
-        let typosWanted = nothingTogether || (!pageFilled && typedAsMeant.contains(false))
+        // (a whole name of several words: "max overgrowth"), or the terms together are a
+        // name's words as typed (`isKey`).
+        let typosWanted = nothingTogether || (!pageFilled && typedAsMeant.contains(false)
+            && !context.isKey(slots.map { parsed.term($0.clause).text }.joined(separator: " ")))
         let misspelt = !typosWanted ? [] : slots.indices.filter { slot in
             (nothingTogether || !typedAsMeant[slot]) && !parsed.isID(slots[slot].clause)
                 && context.mayBeMisspelt(parsed.term(slots[slot].clause))

@@ -59,6 +59,18 @@ struct TyposOnEveryTermTests {
         #expect(notFull.results.dropFirst().allSatisfy { $0.explanation.contains { $0.typos > 0 } }, "\(notFull.results.map(\.slug))")
     }
 
+    /// Terms that together are a name's words as typed are taken as typed, though one alone
+    /// starts no word of a name: no typo candidates beside their hits. "ジガルデ (１０％フォルム)"
+    /// is the 10% Zygardes' Japanese name; "１０ フォルム" alone starts none.
+    @Test func termsTypedTogetherAsANameTakeNoTypoCandidates() throws {
+        var options = SearchOptions()
+        options.limit = 40
+        options.explain = true
+        let found = try Fixture.engine.search("ジガルデ (１０％フォルム)", options: options).results
+        #expect(found.map(\.slug) == ["zygarde-10-power-construct", "zygarde-10"], "\(found.map(\.slug))")
+        #expect(found.allSatisfy { $0.explanation.allSatisfy { $0.typos == 0 } })
+    }
+
     /// One word whose exact hits are all in other languages and short of a page takes typo
     /// candidates too, after those hits: "pikachi" starts Pikanium Z's German name only,
     /// and Pikachu is an edit away. A word in the display language keeps its lists' answer.
