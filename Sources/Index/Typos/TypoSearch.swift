@@ -11,6 +11,8 @@ extension IndexSnapshot {
     /// rest read as written), for a Latin term; nil: anywhere.
     public func typoMatches(_ term: [UInt32], maxEdits: Int, editsWithin: Range<Int>? = nil, steps: inout Int) -> [TypoMatch] {
         guard maxEdits > 0, !term.isEmpty, steps > 0 else { return [] }
+        // (A window that is the whole term is none: the term's search may then be split.)
+        let editsWithin = editsWithin == 0..<term.count ? nil : editsWithin
         var search = TypoSearch(index: self, term: term, maxEdits: maxEdits,
                                 split: term.count >= TypoSearch.minimumSplitLength && editsWithin == nil ? term.count / 2 : nil,
                                 editsWithin: editsWithin, budget: steps)
@@ -266,7 +268,7 @@ struct TypoSearch {
             if !rest.isEmpty && editsWithin != 0..<term.count,
                editsWithin.lowerBound == 0 && rest.count >= 4
                 || index.suffixes.suffixes(startingWith: rest).count
-                   <= (editsWithin.lowerBound == 0 ? Self.fewOccurrences : Self.fewOccurrencesAfterHead) {
+                   <= (editsWithin.lowerBound == 0 ? Self.fewOccurrences(edits: maxEdits) : Self.fewOccurrencesAfterHead) {
                 runExactTail(split: editsWithin.upperBound, head: editsWithin.lowerBound, termBytes: term)
                 return
             }
@@ -471,8 +473,11 @@ struct TypoSearch {
     /// The rest after a window of edits at the start is looked up in the suffix array when it
     /// has at most this many occurrences (or is four bytes or more): the enumeration would
     /// make edits near the root, but each occurrence's paths are measured from several word
-    /// starts (tuned on the benchmark's searches of several words, by instructions).
-    static let fewOccurrences = 60
+    /// starts (tuned on the benchmark's searches of several words, by instructions). With two
+    /// edits the enumeration near the root reaches far more of the trie ("avalugown", edits in
+    /// "avalug": past the budget's share of steps, against a few hundred for the keys holding
+    /// "own"), so the rest is looked up with sixteen times as many.
+    static func fewOccurrences(edits: Int) -> Int { edits > 1 ? 16 * 60 : 60 }
     /// After a window with a part before it: the enumeration starts where that part leads,
     /// cheaper than measuring a common rest's paths ("groundmarorock": "rock" in hundreds of
     /// keys, each path measured from several word starts).
