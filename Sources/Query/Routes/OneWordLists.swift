@@ -125,7 +125,7 @@ extension SearchEngine {
         let keyRange = index.nodeKeys(node)
         let exactKey = index.keyEqualToPrefix(of: node, length: bytes.count)
         // (Both best first: the fields' part of the list, then the whole words.)
-        var wholeWordsStart = added.count
+        let wholeWordsStart = added.count
         if let exactKey, wanted > 0 {
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: wanted) { best in
                 added.append(contentsOf: best[..<bestWholeWords(of: exactKey, fields: true, into: best)])
@@ -135,7 +135,7 @@ extension SearchEngine {
         // Where the added entries' runs end, each best first: the fields (to `wholeWordsStart`),
         // the whole words (to `insideStart`); the names holding the word further in, after
         // them, come in any order.
-        var insideStart = added.count
+        let insideStart = added.count
         if Self.isLongEnoughForSubstrings(bytes) {
             // Names containing the word further in: ranked with the list (a document
             // listed for a field may rank higher by such a name), and counted once unless
@@ -170,22 +170,25 @@ extension SearchEngine {
                         if entry < cutoff { added.append(entry) }
                     }
                 }
-                if wanted > 0 && added.count >= 4 * wanted { keepWindowOfAdded() }
+                if wanted > 0 && added.count - insideStart >= 4 * wanted { keepWindowOfInside() }
             }
-            // Once the added entries are many (a short list: "end" is inside thousands of
-            // names), only the best entry of each of the window's worth of documents is
-            // kept: the last of those bounds what may still enter.
-            func keepWindowOfAdded() {
-                added.sort()
-                var kept: [UInt32] = []
-                kept.reserveCapacity(2 * wanted)
-                for entry in added where kept.count < wanted {
-                    let doc = PrefixTops.doc(entry)
-                    if !kept.contains(where: { PrefixTops.doc($0) == doc }) { kept.append(entry) }
+            // Once the names found further in are many (a short list: "end" is inside
+            // thousands of names), only the best entry of each of the window's worth of their
+            // documents is kept: the last of those bounds what may still enter. (The runs
+            // before them stay as they are: with their boundaries moved here, the search
+            // made two more allocations.)
+            func keepWindowOfInside() {
+                Self.sortTail(&added, from: insideStart)
+                var kept = insideStart
+                for i in insideStart..<added.count where kept - insideStart < wanted {
+                    let doc = PrefixTops.doc(added[i])
+                    if !added[insideStart..<kept].contains(where: { PrefixTops.doc($0) == doc }) {
+                        added[kept] = added[i]
+                        kept += 1
+                    }
                 }
-                added = kept
-                (wholeWordsStart, insideStart) = (kept.count, kept.count)
-                if kept.count == wanted { cutoff = min(cutoff, kept[wanted - 1]) }
+                added.removeSubrange(kept...)
+                if kept - insideStart == wanted { cutoff = min(cutoff, added[kept - 1]) }
             }
             index.forEachKeyContaining(bytes, skipping: keyRange, laterWords: false, addNames)
             // Those outside the range: each looked up in its own postings, or, when the
@@ -205,12 +208,7 @@ extension SearchEngine {
         }
         // (The runs merged rather than all sorted: an ability's list holds a window's worth
         // of fields, the Pokémon having it.)
-        if insideStart < added.count {
-            added.withUnsafeMutableBufferPointer { entries in
-                var inside = UnsafeMutableBufferPointer(rebasing: entries[insideStart...])
-                inside.sort()
-            }
-        }
+        Self.sortTail(&added, from: insideStart)
         let window = merged(list: list, added: added, runs: (wholeWordsStart, insideStart), wanted: wanted)
         // A word found only outside the display language, short of a page and no whole word of
         // any name, is left to the ranking, which adds its typo candidates ("pikachi" starts
@@ -232,6 +230,15 @@ extension SearchEngine {
         let list = index.tops.names(node)
         guard !list.isEmpty, list.count >= wanted || list.count < PrefixTops.capacity else { return nil }
         return (node, list)
+    }
+
+    /// Sorts `entries` from `start` on, in place (the runs before it stay).
+    static func sortTail(_ entries: inout [UInt32], from start: Int) {
+        guard start < entries.count else { return }
+        entries.withUnsafeMutableBufferPointer { all in
+            var tail = UnsafeMutableBufferPointer(rebasing: all[start...])
+            tail.sort()
+        }
     }
 
     /// The first `wanted` documents of a node's list and of entries found beside it (`added`,
