@@ -219,7 +219,8 @@ struct TypoSearchTests {
     /// letters or more after it is looked up by that rest in the suffix array.
     @Test(.tags(.exhaustive), arguments: Exhaustive.sample([("watersead", 5..<9), ("seadpoison", 0..<4), ("groundmarorock", 6..<10),
                                                            ("perishsog", 6..<9), ("firecha", 4..<7), ("tyenull", 0..<3),
-                                                           ("pikaxhu", 0..<2), ("pikaxhu", 3..<7), ("charixard", 0..<3)], oneIn: 3))
+                                                           ("pikaxhu", 0..<2), ("pikaxhu", 3..<7), ("charixard", 0..<3),
+                                                           ("avalugown", 0..<6), ("roaminrun", 0..<9)], oneIn: 3))
     func editsWithinAWindowFindWhatABruteForceFinds(_ word: String, _ window: Range<Int>) throws {
         let index = Fixture.engine.index
         let term = word.unicodeScalars.map(\.value)
@@ -254,6 +255,21 @@ struct TypoSearchTests {
                     #expect(found[key].map { $0 <= windowed } ?? false, "'\(word)' missed \(index.keyString(key)) within \(maxEdits)")
                 }
             }
+        }
+    }
+
+    /// A run's search with two edits ends well within the share of typo steps a search gives
+    /// it, so that what it finds is not cut short: a window at the start is found by its
+    /// rest ("avalugown", edits in "avalug": "own" in some hundred keys), and a window that is
+    /// the whole run is none, so the search is split in halves. Either way by edits made
+    /// near the root, each took several times the share.
+    @Test func runsWithTwoEditsEndWithinTheirShare() throws {
+        let index = Fixture.engine.index
+        for (word, window) in [("avalugown", 0..<6), ("avalugown", 0..<9), ("roaminrun", 0..<6), ("roaminrun", 0..<9)] {
+            var steps = 1_000_000
+            _ = index.typoMatches(word.unicodeScalars.map(\.value), maxEdits: 2, editsWithin: window, steps: &steps)
+            let used = 1_000_000 - steps
+            #expect(used < MatchContext.typoStepsBesideSubstrings / 2, "'\(word)' \(window): \(used) steps")
         }
     }
 
