@@ -35,7 +35,8 @@ public enum IndexBuilder {
                               childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,
                               high: keyIndex.nodeKeyHigh, docCount: docCount),
              IndexSnapshot.nodeBytes(keys: keyIndex.keys, childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth,
-                                     low: keyIndex.nodeKeyLow))
+                                     low: keyIndex.nodeKeyLow),
+             WholeWordLists.build(postingStart: keyIndex.postingStart, postings: keyIndex.postings))
         })
         let d = documents
         let trieNodes = TrieNode.records(childStart: keyIndex.nodeChildStart, depth: keyIndex.nodeDepth, low: keyIndex.nodeKeyLow,
@@ -51,7 +52,7 @@ public enum IndexBuilder {
                         neutralNames: IndexSnapshot.neutralNameBits(postingStart: keyIndex.postingStart, postings: keyIndex.postings),
                         trieNodes: trieNodes,
                         nodeByte: trieLists.1, nodePaths: NodePaths.build(nodes: trieNodes, keys: keyIndex.keys)),
-            suffixes: suffixes, tops: trieLists.0, symbolNames: d.symbolNames, cards: d.cards,
+            suffixes: suffixes, tops: trieLists.0, wholeWords: trieLists.2, symbolNames: d.symbolNames, cards: d.cards,
             buildMilliseconds: (monotonicSeconds() - start) * 1000)
     }
 

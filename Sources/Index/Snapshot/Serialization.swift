@@ -24,6 +24,7 @@ extension IndexSnapshot {
         w.array(suffixes.text); w.array(suffixes.starts); w.array(suffixes.sampleHeads)
         w.array(tops.start); w.array(tops.entries); w.array(tops.distinctDocs)
         w.array(tops.docKeyStart); w.array(tops.docPostings)
+        w.array(wholeWords.keys); w.array(wholeWords.start); w.array(wholeWords.entries)
         w.array(symbolNames.scalars); w.array(symbolNames.start); w.array(symbolNames.entries)
         w.pool(cards.pool)
         w.array(slugOrder)
@@ -61,6 +62,7 @@ extension IndexSnapshot {
               let suffixText: [UInt8] = r.array(), let suffixStarts: [UInt32] = r.array(), let sampleHeads: [UInt64] = r.array(),
               let topStart: [UInt32] = r.array(), let topEntries: [UInt32] = r.array(),
               let topDistinct: [UInt32] = r.array(), let docKeyStart: [UInt32] = r.array(), let docPostings: [UInt32] = r.array(),
+              let wholeKeys: [UInt32] = r.array(), let wholeStart: [UInt32] = r.array(), let wholeEntries: [UInt32] = r.array(),
               let symbolScalars: [UInt32] = r.array(), let symbolStart: [UInt32] = r.array(), let symbolEntries: [UInt32] = r.array(),
               let cards = r.pool(),
               let slugOrder: [UInt32] = r.array(), let buildBits = r.scalar(UInt64.self), r.isAtEnd
@@ -88,6 +90,7 @@ extension IndexSnapshot {
             suffixes: SuffixArray(text: suffixText, starts: suffixStarts, sampleHeads: sampleHeads),
             tops: PrefixTops(start: topStart, entries: topEntries, distinctDocs: topDistinct,
                              docKeyStart: docKeyStart, docPostings: docPostings),
+            wholeWords: WholeWordLists(keys: wholeKeys, start: wholeStart, entries: wholeEntries),
             symbolNames: SymbolNames(scalars: symbolScalars, start: symbolStart, entries: symbolEntries),
             cards: DocCards(pool: cards),
             buildMilliseconds: Double(bitPattern: buildBits))
@@ -139,6 +142,7 @@ extension IndexSnapshot {
               suffixes.isConsistent, slugOrder.allSatisfy({ Int($0) < docCount }),
               trieNodes.first?.depth == 0, nodePaths.isConsistent(nodeCount: trieNodes.count),
               tops.isConsistent(nodeCount: trieNodes.count, keyCount: keys.count, docCount: docCount),
+              wholeWords.isConsistent(keyCount: keys.count, docCount: docCount),
               symbolNames.isConsistent(nameCount: nameTexts.count),
               cards.isConsistent(docCount: docCount, typeCount: typeSlugs.count)
         else { return false }

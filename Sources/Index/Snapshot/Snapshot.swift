@@ -128,8 +128,9 @@ public final class IndexSnapshot: Sendable {
     /// 9: the names holding each symbol. 10: the suffix array's sample heads. 11: the nodes
     /// by their paths. 12: the lists ranked by the named rules, their names apart from their
     /// fields. 13: field words in their languages. 14: the kind `form` (kinds renumbered).
-    /// 15: a prefix of a name of no language ranked as another language's.
-    public static let formatVersion = 17
+    /// 15: a prefix of a name of no language ranked as another language's. 18: common keys'
+    /// whole words listed best first.
+    public static let formatVersion = 18
 
     // Documents
     public let docCount: Int
@@ -183,6 +184,8 @@ public final class IndexSnapshot: Sendable {
 
     /// Best-first document lists of the trie's large nodes, for one-word queries.
     public let tops: PrefixTops
+    /// The best whole words of the keys with many postings, for one-word queries equal to one.
+    public let wholeWords: WholeWordLists
     /// The names holding each symbol, for queries of symbols alone.
     let symbolNames: SymbolNames
     /// Each document's result facts together, for reading results quickly.
@@ -232,7 +235,7 @@ public final class IndexSnapshot: Sendable {
     }
 
     init(documents d: DocumentParts, names: NameParts, vocabulary v: Vocabulary, keys k: KeyParts, suffixes: SuffixArray,
-         tops: PrefixTops, symbolNames: SymbolNames, cards: DocCards, buildMilliseconds: Double) {
+         tops: PrefixTops, wholeWords: WholeWordLists, symbolNames: SymbolNames, cards: DocCards, buildMilliseconds: Double) {
         docCount = d.docCount
         docKind = d.docKind
         docID = d.docID
@@ -268,6 +271,7 @@ public final class IndexSnapshot: Sendable {
         nodePaths = k.nodePaths
         self.suffixes = suffixes
         self.tops = tops
+        self.wholeWords = wholeWords
         self.symbolNames = symbolNames
         self.cards = cards
         self.buildMilliseconds = buildMilliseconds
@@ -399,7 +403,7 @@ public final class IndexSnapshot: Sendable {
         total += docColor.count + docHabitat.count + numbers.reduce(0) { $0 + $1.count * 4 }
         total += keys.byteSize + postingStart.count * 4 + postings.count * 4 + neutralNames.count * 8
         total += trieNodes.count * MemoryLayout<TrieNode>.stride + nodeByte.count + nodePaths.byteSize
-        total += suffixes.byteSize + tops.byteSize + symbolNames.byteSize + cards.pool.byteSize
+        total += suffixes.byteSize + tops.byteSize + wholeWords.byteSize + symbolNames.byteSize + cards.pool.byteSize
         return total
     }
 }

@@ -335,13 +335,44 @@ extension SearchEngine {
 
     /// The postings of `key`, equal to the word, as list entries (`PrefixTops.entry`) of whole
     /// words, of which only the best `best.count` documents can enter a window of that many:
-    /// those, each at its best entry, best first, kept in `best` as the postings are read (no
-    /// array to allocate and sort: a common word has hundreds of postings, "pokemon" a later
-    /// word of many names, "vivillon" the first of every pattern's name in each language).
-    /// A key's postings come by document, so each document's best is known when its postings
-    /// end. Names matched through their transliteration are listed already; `fields`: whether
-    /// the key's field postings count. Returns how many `best` holds (at least one place).
+    /// those, each at its best entry, best first. Names matched through their transliteration
+    /// are listed already; `fields`: whether the key's field postings count. Returns how many
+    /// `best` holds (at least one place). A key with many postings has them listed
+    /// (`WholeWordLists`: "mega" is a word of hundreds of names, "vivillon" the first of every
+    /// pattern's name in each language, "rock" a field of every Rock Pokémon's); the others'
+    /// are read.
     func bestWholeWords(of key: Int, fields: Bool, into best: UnsafeMutableBufferPointer<UInt32>) -> Int {
+        guard index.postingRange(key: key).count > WholeWordLists.minimumPostings, best.count <= PrefixTops.capacity,
+              let lists = index.wholeWords.lists(of: key) else {
+            return bestWholeWordsRead(of: key, fields: fields, into: best)
+        }
+        // The names' and the fields' lists merged, each document at its first (best) entry.
+        var count = 0
+        var name = lists.names.lowerBound, field = fields ? lists.fields.lowerBound : lists.fields.upperBound
+        while count < best.count {
+            let entry: UInt32
+            if name < lists.names.upperBound && (field == lists.fields.upperBound || index.wholeWords.entry(name) < index.wholeWords.entry(field)) {
+                entry = index.wholeWords.entry(name)
+                name += 1
+            } else if field < lists.fields.upperBound {
+                entry = index.wholeWords.entry(field)
+                field += 1
+            } else {
+                break
+            }
+            let doc = PrefixTops.doc(entry)
+            if !best[..<count].contains(where: { PrefixTops.doc($0) == doc }) {
+                best[count] = entry
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// `bestWholeWords` from the key's postings: the best kept in `best` as they are read (no
+    /// array to allocate and sort). A key's postings come by document, so each document's
+    /// best is known when its postings end.
+    func bestWholeWordsRead(of key: Int, fields: Bool, into best: UnsafeMutableBufferPointer<UInt32>) -> Int {
         var count = 0
         func keep(_ entry: UInt32) {
             var at = count

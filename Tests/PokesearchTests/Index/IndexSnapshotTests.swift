@@ -87,7 +87,7 @@ struct IndexSnapshotTests {
         keys.nodeByte = nodeByte ?? keys.nodeByte
         keys.nodePaths = nodePaths ?? keys.nodePaths
         return IndexSnapshot(documents: index.documentParts, names: index.nameParts, vocabulary: index.vocabulary, keys: keys,
-                             suffixes: suffixes ?? index.suffixes, tops: index.tops, symbolNames: symbolNames ?? index.symbolNames,
+                             suffixes: suffixes ?? index.suffixes, tops: index.tops, wholeWords: index.wholeWords, symbolNames: symbolNames ?? index.symbolNames,
                              cards: index.cards, buildMilliseconds: index.buildMilliseconds)
     }
 

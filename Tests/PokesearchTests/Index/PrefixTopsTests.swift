@@ -331,6 +331,35 @@ struct PrefixTopsTests {
         #expect(engine.answerFromTops(try QueryParser.parse("pikahcu"), options: SearchOptions(), completion: true) == nil)
     }
 
+    /// Every key with more than `WholeWordLists.minimumPostings` postings has lists, and they
+    /// give the best whole words of every window (1 to a list's capacity, with and without
+    /// fields) exactly as reading the key's postings does.
+    @Test func commonKeysListTheirBestWholeWordsAsReadingThemDoes() throws {
+        let engine = Fixture.engine
+        let index = engine.index
+        var listed = 0
+        for key in 0..<index.keys.count where index.postingRange(key: key).count > WholeWordLists.minimumPostings {
+            try #require(index.wholeWords.lists(of: key) != nil, "\(index.keyString(key)) has no lists")
+            listed += 1
+            for wanted in [1, 2, 8, 20, PrefixTops.capacity] {
+                for fields in [false, true] {
+                    let (listedBest, readBest) = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * wanted) { buffer in
+                        let first = UnsafeMutableBufferPointer(rebasing: buffer[..<wanted]), second = UnsafeMutableBufferPointer(rebasing: buffer[wanted...])
+                        return (Array(first[..<engine.bestWholeWords(of: key, fields: fields, into: first)]),
+                                Array(second[..<engine.bestWholeWordsRead(of: key, fields: fields, into: second)]))
+                    }
+                    #expect(listedBest == readBest, "\(index.keyString(key)), \(wanted), fields: \(fields)")
+                }
+            }
+        }
+        #expect(listed == index.wholeWords.keys.count)
+        for word in ["mega", "rock", "vivillon"] {
+            #expect(index.keyIndex(Array(word.utf8)).flatMap(index.wholeWords.lists(of:)) != nil, "\(word)")
+        }
+        // A key of few postings has none (it is read).
+        #expect(index.keyIndex(Array("glimmora".utf8)).flatMap(index.wholeWords.lists(of:)) == nil)
+    }
+
     @Test(.tags(.exhaustive)) func keyRangesAreTheKeysWithThePrefix() throws {
         let index = Fixture.engine.index
         let keys = (0..<index.keys.count).map { Array(index.keys.bytes[index.keys.range($0)]) }
