@@ -40,6 +40,28 @@ public struct WholeWordLists: Sendable {
 
     @inline(__always) public func entry(_ position: Int) -> UInt32 { entries[position] }
 
+    /// Each document's best entry (`PrefixTops.entry`, exact) among the postings in `range`
+    /// that `included` keeps, in document order; names matched through their transliteration
+    /// left out. A key's postings come by document, so each document's best is known when
+    /// its postings end.
+    @inlinable @inline(__always)
+    public static func forEachDocumentsBest(of postings: [UInt32], in range: Range<Int>, where included: (UInt32) -> Bool,
+                                            _ body: (UInt32) -> Void) {
+        var docBest = UInt32.max
+        for p in range {
+            let raw = postings[p]
+            guard raw & 1 == 0, included(raw) else { continue }
+            let entry = PrefixTops.entry(posting: raw, exact: true)
+            if docBest != .max && PrefixTops.doc(docBest) != PrefixTops.doc(entry) {
+                body(docBest)
+                docBest = entry
+            } else {
+                docBest = min(docBest, entry)
+            }
+        }
+        if docBest != .max { body(docBest) }
+    }
+
     /// The lists of every key with more than `minimumPostings` postings.
     static func build(postingStart: [UInt32], postings: [UInt32]) -> WholeWordLists {
         var keys: [UInt32] = [], start: [UInt32] = [], entries: [UInt32] = []
@@ -50,22 +72,8 @@ public struct WholeWordLists: Sendable {
             keys.append(UInt32(key))
             for fields in [false, true] {
                 start.append(UInt32(entries.count))
-                // A key's postings come by document: each document's best entry is known
-                // when its postings end.
                 part.removeAll(keepingCapacity: true)
-                var docBest = UInt32.max
-                for p in range {
-                    let raw = postings[p]
-                    guard raw & 1 == 0, ((raw >> 1) & 7 == KeyRole.field.rawValue) == fields else { continue }
-                    let entry = PrefixTops.entry(posting: raw, exact: true)
-                    if docBest != .max && PrefixTops.doc(docBest) != PrefixTops.doc(entry) {
-                        part.append(docBest)
-                        docBest = entry
-                    } else {
-                        docBest = min(docBest, entry)
-                    }
-                }
-                if docBest != .max { part.append(docBest) }
+                forEachDocumentsBest(of: postings, in: range, where: { Posting.isField($0) == fields }) { part.append($0) }
                 part.sort()
                 entries.append(contentsOf: part.prefix(PrefixTops.capacity))
             }

@@ -55,6 +55,10 @@ public struct Posting: Sendable, Hashable {
     /// The same, for a posting read.
     @inlinable public var isWholeName: Bool { Self.isWholeName(raw) }
 
+    /// Whether the posting (`raw`, or any value with a posting's low byte) is of a field (a
+    /// type, ability, colour... word), not of a name.
+    @inlinable @inline(__always) public static func isField(_ raw: UInt32) -> Bool { (raw >> 1) & 7 == KeyRole.field.rawValue }
+
     /// Whether a term found inside the key of this posting (`raw`, or any value with a
     /// posting's low byte) is inside a name: a whole name as written; a compact form only
     /// for a term beyond ASCII (`latinTerm` false). Latin names space their words, and a

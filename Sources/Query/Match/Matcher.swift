@@ -145,7 +145,7 @@ struct MatchContext {
         budget.postings -= index.postingRange(key: exactKey).count
         for p in index.postingRange(key: exactKey) {
             let raw = index.postings[p]
-            if (raw >> 1) & 7 == KeyRole.field.rawValue {
+            if Posting.isField(raw) {
                 if !Self.skipsFields(fields, exact: true) {
                     hits.record(Int(raw >> 8), Hit(raw: Hit.raw(posting: raw, exact: true, display: PrefixTops.language)))
                 }

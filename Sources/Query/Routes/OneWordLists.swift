@@ -292,7 +292,7 @@ extension SearchEngine {
                   let key = index.keyEqualToPrefix(of: compactNode, length: count) else { return }
             for p in index.postingRange(key: key) {
                 let raw = index.postings[p]
-                guard (raw >> 1) & 7 != KeyRole.field.rawValue else { continue }
+                guard !Posting.isField(raw) else { continue }
                 added.append(PrefixTops.entry(posting: raw, exact: true))
             }
         }
@@ -370,8 +370,7 @@ extension SearchEngine {
     }
 
     /// `bestWholeWords` from the key's postings: the best kept in `best` as they are read (no
-    /// array to allocate and sort). A key's postings come by document, so each document's
-    /// best is known when its postings end.
+    /// array to allocate and sort).
     func bestWholeWordsRead(of key: Int, fields: Bool, into best: UnsafeMutableBufferPointer<UInt32>) -> Int {
         var count = 0
         func keep(_ entry: UInt32) {
@@ -389,19 +388,8 @@ extension SearchEngine {
             }
             best[at] = entry
         }
-        var docBest = UInt32.max
-        for p in index.postingRange(key: key) {
-            let raw = index.postings[p]
-            guard raw & 1 == 0, fields || (raw >> 1) & 7 != KeyRole.field.rawValue else { continue }
-            let entry = PrefixTops.entry(posting: raw, exact: true)
-            if docBest != .max && PrefixTops.doc(docBest) != PrefixTops.doc(entry) {
-                keep(docBest)
-                docBest = entry
-            } else {
-                docBest = min(docBest, entry)
-            }
-        }
-        if docBest != .max { keep(docBest) }
+        WholeWordLists.forEachDocumentsBest(of: index.postings, in: index.postingRange(key: key),
+                                            where: { fields || !Posting.isField($0) }, keep)
         return count
     }
 
