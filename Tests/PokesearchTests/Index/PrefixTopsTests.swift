@@ -333,7 +333,8 @@ struct PrefixTopsTests {
 
     /// Every key with more than `WholeWordLists.minimumPostings` postings has lists, and they
     /// give the best whole words of every window (1 to a list's capacity, with and without
-    /// fields) exactly as reading the key's postings does.
+    /// fields) exactly as reading the key's postings does, and as each document's best entry
+    /// found from the postings alone.
     @Test func commonKeysListTheirBestWholeWordsAsReadingThemDoes() throws {
         let engine = Fixture.engine
         let index = engine.index
@@ -349,6 +350,16 @@ struct PrefixTopsTests {
                                 Array(second[..<engine.bestWholeWordsRead(of: key, fields: fields, into: second)]))
                     }
                     #expect(listedBest == readBest, "\(index.keyString(key)), \(wanted), fields: \(fields)")
+                    // Both go through one loop: also against each document's best entry found
+                    // here, from the postings alone.
+                    var docBest: [Int: UInt32] = [:]
+                    for p in index.postingRange(key: key) {
+                        let raw = index.postings[p]
+                        guard !Posting(raw: raw).isTransliterated, fields || Posting(raw: raw).role != .field else { continue }
+                        let entry = PrefixTops.entry(posting: raw, exact: true)
+                        docBest[Int(raw >> 8)] = min(docBest[Int(raw >> 8)] ?? .max, entry)
+                    }
+                    #expect(readBest == Array(docBest.values.sorted().prefix(wanted)), "\(index.keyString(key)), \(wanted), fields: \(fields)")
                 }
             }
         }
