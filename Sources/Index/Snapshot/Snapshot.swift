@@ -133,8 +133,8 @@ public final class IndexSnapshot: Sendable {
     /// by their paths. 12: the lists ranked by the named rules, their names apart from their
     /// fields. 13: field words in their languages. 14: the kind `form` (kinds renumbered).
     /// 15: a prefix of a name of no language ranked as another language's. 18: common keys'
-    /// whole words listed best first.
-    public static let formatVersion = 18
+    /// whole words listed best first. 19: suffixes of keys that are no whole name marked.
+    public static let formatVersion = 19
 
     // Documents
     public let docCount: Int

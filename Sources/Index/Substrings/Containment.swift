@@ -51,14 +51,20 @@ extension IndexSnapshot {
     /// (a substring): a key holding the needle twice so (rare) is reported at each, rather
     /// than each key's first found through a table of them all (a fifth of searching
     /// "color:green che": the table cleared, filled and read for its 2,000 occurrences).
+    ///
+    /// With `wholeNamesOnly`, only keys that are some name as written: not those only of
+    /// names' compact forms or of fields, where a Latin needle is inside no name
+    /// (`Posting.holdsInside`) and no name's later word starts (a compact form has no spaces).
     public func forEachKeyContaining(_ needle: [UInt8], skipping: Range<Int> = 0..<0, laterWords: Bool = true,
-                                     _ body: (_ key: Int, _ offset: Int, _ afterSpace: Bool) -> Void) {
-        needle.withUnsafeBufferPointer { forEachKeyContaining($0, skipping: skipping, laterWords: laterWords, body) }
+                                     wholeNamesOnly: Bool = false, _ body: (_ key: Int, _ offset: Int, _ afterSpace: Bool) -> Void) {
+        needle.withUnsafeBufferPointer {
+            forEachKeyContaining($0, skipping: skipping, laterWords: laterWords, wholeNamesOnly: wholeNamesOnly, body)
+        }
     }
 
     /// The same, for bytes in place.
     public func forEachKeyContaining(_ needle: UnsafeBufferPointer<UInt8>, skipping: Range<Int> = 0..<0, laterWords: Bool = true,
-                                     _ body: (_ key: Int, _ offset: Int, _ afterSpace: Bool) -> Void) {
+                                     wholeNamesOnly: Bool = false, _ body: (_ key: Int, _ offset: Int, _ afterSpace: Bool) -> Void) {
         let found = suffixes.suffixes(startingWith: needle)
         guard !found.isEmpty else { return }
         let afterSpaces = laterWords || needle.contains(0x20)
@@ -68,7 +74,7 @@ extension IndexSnapshot {
         }
         guard found.count > 1 && afterSpaces else {
             return suffixes.forEachOccurrence(in: found, needleLength: needle.count, keyCount: keys.count,
-                                              afterSpaces: afterSpaces) { key, suffixLength, byteBefore in
+                                              afterSpaces: afterSpaces, wholeNamesOnly: wholeNamesOnly) { key, suffixLength, byteBefore in
                 if !skipping.contains(key) { report(key, suffixLength, byteBefore == 0x20) }
             }
         }
@@ -81,7 +87,7 @@ extension IndexSnapshot {
         var slots = [UInt64](repeating: .max, count: 1 << bits)
         slots.withUnsafeMutableBufferPointer { slots in
             suffixes.forEachOccurrence(in: found, needleLength: needle.count, keyCount: keys.count,
-                                       afterSpaces: afterSpaces) { key, suffixLength, byteBefore in
+                                       afterSpaces: afterSpaces, wholeNamesOnly: wholeNamesOnly) { key, suffixLength, byteBefore in
                 guard !skipping.contains(key) else { return }
                 let occurrence = UInt64(key) << 32 | UInt64(Int32.max - Int32(suffixLength)) << 1 | (byteBefore == 0x20 ? 1 : 0)
                 var slot = Int(truncatingIfNeeded: UInt64(key) &* 0x9E37_79B9_7F4A_7C15 >> UInt64(64 - bits)) & mask

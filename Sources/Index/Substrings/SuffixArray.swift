@@ -14,8 +14,18 @@ import Glibc
 /// the key index after the zero.
 public struct SuffixArray: Sendable {
     public let text: [UInt8]
-    /// Where each suffix starts in `text`, in sorted order.
+    /// Where each suffix starts in `text` (`position`), in sorted order, its top bit set
+    /// where its key is no whole name (`notWholeName`).
     public let starts: [UInt32]
+
+    /// The bit of a start whose key is no whole name as written: only names' compact forms,
+    /// or fields. A Latin text inside such a key is inside no name (`Posting.holdsInside`),
+    /// so substring search for one passes over it without reading the text there (most
+    /// occurrences of a Latin piece are in compact forms, which repeat their names').
+    static let notWholeName: UInt32 = 1 << 31
+
+    /// Where a suffix starts in `text`, from its entry in `starts`.
+    @inline(__always) static func position(_ start: UInt32) -> Int { Int(start & ~notWholeName) }
 
     /// The first eight bytes (big-endian) of every `sampleSpacing`th suffix: a small array
     /// that a lookup searches first, so that only two blocks of the large one are read.
@@ -24,7 +34,7 @@ public struct SuffixArray: Sendable {
 
     public init(text: [UInt8], starts: [UInt32]) {
         let sampleHeads = text.withUnsafeBufferPointer { text in
-            stride(from: 0, to: starts.count, by: Self.sampleSpacing).map { Self.head(text, from: Int(starts[$0])) }
+            stride(from: 0, to: starts.count, by: Self.sampleSpacing).map { Self.head(text, from: Self.position(starts[$0])) }
         }
         self.init(text: text, starts: starts, sampleHeads: sampleHeads)
     }
@@ -79,10 +89,15 @@ public struct SuffixArray: Sendable {
         typealias Suffix = (head: UInt64, start: UInt32, length: UInt32)
         var text: [UInt8] = []
         text.reserveCapacity(pool.bytes.count + pool.count * 5 + 8)
+        // (A start with its key's `notWholeName` bit: positions fit in the other 31.)
         var spans: [(start: UInt32, length: UInt32)] = []
         spans.reserveCapacity(pool.bytes.count)
+        precondition(pool.bytes.count + pool.count * 5 < Int(notWholeName), "keys too large for a suffix array")
         pool.bytes.withUnsafeBufferPointer { bytes in
-            for key in 0..<pool.count where holds(postings[Int(postingStart[key])..<Int(postingStart[key + 1])]) {
+            for key in 0..<pool.count {
+                let keyPostings = postings[Int(postingStart[key])..<Int(postingStart[key + 1])]
+                guard holds(keyPostings) else { continue }
+                let flag = keyPostings.contains { Posting(raw: $0).role == .whole } ? 0 : notWholeName
                 let range = pool.range(key)
                 let first = text.count
                 text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
@@ -92,7 +107,7 @@ public struct SuffixArray: Sendable {
                 // Through the zero and the key index: the bytes that order it.
                 for start in range.dropFirst() where bytes[start] & 0xC0 != 0x80 {
                     let at = first + start - range.lowerBound
-                    spans.append((UInt32(at), UInt32(end + 5 - at)))
+                    spans.append((UInt32(at) | flag, UInt32(end + 5 - at)))
                 }
             }
         }
@@ -108,7 +123,7 @@ public struct SuffixArray: Sendable {
                     defer { counts.deallocate(); next.deallocate() }
                     counts.initialize(repeating: 0, count: 4 * 256)
                     for (i, span) in spans.enumerated() {
-                        let head = Self.head(text, from: Int(span.start))
+                        let head = Self.head(text, from: Self.position(span.start))
                         suffixes[i] = (head, span.start, span.length)
                         for pass in 0..<4 { counts[pass << 8 | Int(truncatingIfNeeded: head >> UInt64(32 + 8 * pass)) & 0xFF] += 1 }
                     }
@@ -140,7 +155,8 @@ public struct SuffixArray: Sendable {
                                 if a.head != b.head { return a.head < b.head }
                                 let count = Int(min(a.length, b.length)) - 8
                                 guard count > 0 else { return a.start < b.start } // (not reached: see above)
-                                return memcmp(text.baseAddress! + Int(a.start) + 8, text.baseAddress! + Int(b.start) + 8, count) < 0
+                                return memcmp(text.baseAddress! + Self.position(a.start) + 8, text.baseAddress! + Self.position(b.start) + 8,
+                                              count) < 0
                             }
                         }
                         i = j
@@ -205,7 +221,7 @@ public struct SuffixArray: Sendable {
                 // with it, or sorts after it. A suffix shorter than the needle differs
                 // from it at its zero at the latest.
                 @inline(__always) func order(_ i: Int) -> Int32 {
-                    let start = min(Int(starts[i]), text.count)
+                    let start = min(Self.position(starts[i]), text.count)
                     let available = text.count - start
                     let c = memcmp(base + start, needle.baseAddress!, min(available, needle.count))
                     return c != 0 ? c : available < needle.count ? -1 : 0
@@ -216,7 +232,7 @@ public struct SuffixArray: Sendable {
                 // its own in turn when the caches are cold (the starts are read first):
                 // all of theirs are asked for at once, so they wait for memory together.
                 if bound - first <= 2 * Self.sampleSpacing {
-                    for i in first..<bound { pokesearch_prefetch(base + min(Int(starts[i]), text.count - 1)) }
+                    for i in first..<bound { pokesearch_prefetch(base + min(Self.position(starts[i]), text.count - 1)) }
                 }
                 while first < bound {
                     let mid = (first + bound) >> 1
@@ -243,8 +259,9 @@ public struct SuffixArray: Sendable {
 
     /// `forEachOccurrence(of:)` over suffixes found by `suffixes(startingWith:)` for a needle of
     /// `needleLength` bytes; without those after a space when `afterSpaces` is false (told
-    /// from the byte before, so a left-out occurrence costs no search for its key's end).
-    func forEachOccurrence(in found: Range<Int>, needleLength: Int, keyCount: Int, afterSpaces: Bool = true,
+    /// from the byte before, so a left-out occurrence costs no search for its key's end), nor
+    /// those in keys that are no whole name when `wholeNamesOnly` (told from its start).
+    func forEachOccurrence(in found: Range<Int>, needleLength: Int, keyCount: Int, afterSpaces: Bool = true, wholeNamesOnly: Bool = false,
                            _ body: (_ key: Int, _ suffixLength: Int, _ byteBefore: UInt8) -> Void) {
         text.withUnsafeBufferPointer { text in
             starts.withUnsafeBufferPointer { starts in
@@ -253,9 +270,10 @@ public struct SuffixArray: Sendable {
                     // The occurrences are scattered over the text: each one's bytes asked for
                     // eight ahead of reading them, their misses overlap (with cold caches,
                     // "meg"'s hundreds of occurrences were as many misses one after another).
-                    if i + 8 < found.upperBound { pokesearch_prefetch(base + min(Int(starts[i + 8]), text.count - 1)) }
+                    if i + 8 < found.upperBound { pokesearch_prefetch(base + min(Self.position(starts[i + 8]), text.count - 1)) }
+                    if wholeNamesOnly && starts[i] & Self.notWholeName != 0 { continue }
                     // The key index follows the suffix's zero, past the needle (which has none).
-                    let start = Int(starts[i])
+                    let start = Self.position(starts[i])
                     if !afterSpaces && start > 0 && start <= text.count && text[start - 1] == 0x20 { continue }
                     guard start + needleLength <= text.count,
                           let zero = memchr(base + start + needleLength, 0, text.count - start - needleLength) else { continue }
@@ -272,7 +290,7 @@ public struct SuffixArray: Sendable {
     /// Every start inside the text, a sample head for every `sampleSpacing`th suffix. (A
     /// damaged head can only send a lookup to the wrong block: wrong answers, read in bounds.)
     var isConsistent: Bool {
-        IndexSnapshot.allBelow(starts, shift: 0, text.count)
+        IndexSnapshot.allBelow(starts, mask: ~Self.notWholeName, shift: 0, text.count)
             && sampleHeads.count == (starts.count + Self.sampleSpacing - 1) / Self.sampleSpacing
     }
 }

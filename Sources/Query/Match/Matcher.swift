@@ -275,7 +275,7 @@ struct MatchContext {
         }
         index.postings.withUnsafeBufferPointer { postings in
             index.postingStart.withUnsafeBufferPointer { starts in
-                index.forEachKeyContaining(bytes, skipping: range, laterWords: false) { key, offset, afterSpace in
+                index.forEachKeyContaining(bytes, skipping: range, laterWords: false, wholeNamesOnly: latinTerm) { key, offset, afterSpace in
                     guard let position = IndexSnapshot.containment(offset: offset, afterSpace: afterSpace),
                           !completion || position == .laterWordPrefix else { return }
                     for p in Int(starts[key])..<Int(starts[key + 1]) {

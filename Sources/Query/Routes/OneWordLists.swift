@@ -190,7 +190,7 @@ extension SearchEngine {
                 added.removeSubrange(kept...)
                 if kept - insideStart == wanted { cutoff = min(cutoff, added[kept - 1]) }
             }
-            index.forEachKeyContaining(bytes, skipping: keyRange, laterWords: false, addNames)
+            index.forEachKeyContaining(bytes, skipping: keyRange, laterWords: false, wholeNamesOnly: latinWord, addNames)
             // Those outside the range: each looked up in its own postings, or, when the
             // range has few postings beside the documents found ("end" is in thousands of
             // names, few start with it), the range's documents marked first.
@@ -296,7 +296,7 @@ extension SearchEngine {
                 added.append(PrefixTops.entry(posting: raw, exact: true))
             }
         }
-        index.forEachKeyContaining(bytes, skipping: index.nodeKeys(node)) { key, offset, afterSpace in
+        index.forEachKeyContaining(bytes, skipping: index.nodeKeys(node), wholeNamesOnly: true) { key, offset, afterSpace in
             guard IndexSnapshot.containment(offset: offset, afterSpace: afterSpace) == .laterWordPrefix else { return }
             for p in index.postingRange(key: key) where Posting.isWholeName(index.postings[p]) {
                 added.append(Self.insideEntry(index.postings[p], .laterWordPrefix))

@@ -86,6 +86,25 @@ struct SuffixArrayTests {
         #expect(!range.isEmpty && inRange == 0 && outside > 0)
     }
 
+    /// Asked for whole names only, the search reports exactly the keys of whole names among
+    /// those it reports otherwise (the mark each suffix carries says what its key's postings
+    /// say), so a Latin text passes over names' compact forms and keys of fields alone.
+    @Test func wholeNamesOnlyLeavesOutKeysThatAreNoWholeName() {
+        let index = Fixture.engine.index
+        var left = 0
+        for needle in Self.needles(index) + ["tal", "mega", "che"].map({ Array($0.utf8) }) {
+            for laterWords in [true, false] {
+                var all: [Int] = [], wholeNames: [Int] = []
+                index.forEachKeyContaining(needle, laterWords: laterWords) { key, _, _ in all.append(key) }
+                index.forEachKeyContaining(needle, laterWords: laterWords, wholeNamesOnly: true) { key, _, _ in wholeNames.append(key) }
+                let expected = all.filter { key in index.postingRange(key: key).contains { Posting(raw: index.postings[$0]).role == .whole } }
+                #expect(wholeNames.sorted() == expected.sorted(), "'\(String(decoding: needle, as: UTF8.self))'")
+                left += all.count - wholeNames.count
+            }
+        }
+        #expect(left > 1_000)
+    }
+
     /// The bound a query's planning reads from the samples alone holds every occurrence the
     /// full search finds, and overshoots by two blocks at most (a rare text is not priced as a
     /// common one): beyond the occurrences of its first eight bytes, what the samples hold.
@@ -181,7 +200,7 @@ struct SuffixArrayTests {
         text.withUnsafeBytes { text in
             // A suffix reads through its zero and the four bytes of its key index.
             func suffix(_ i: Int) -> UnsafeRawBufferPointer {
-                let start = text.baseAddress! + Int(array.starts[i])
+                let start = text.baseAddress! + SuffixArray.position(array.starts[i])
                 return UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self)) + 5)
             }
             for i in 1..<array.count {
