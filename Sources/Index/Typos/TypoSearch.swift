@@ -455,7 +455,9 @@ struct TypoSearch {
                     for start in max(0, offset - split - maxEdits)...(offset - split + maxEdits) {
                         guard start == 0 || key[start - 1] == 0x20 else { continue }
                         let path = UnsafeBufferPointer(rebasing: key[start..<(offset + rest.count)])
-                        guard path.allSatisfy({ $0 < 0x80 }), path.count >= head, memcmp(path.baseAddress!, term.baseAddress!, head) == 0,
+                        // (The rest is the term's, ASCII: only the bytes before it are asked.)
+                        guard path.count >= head, head == 0 || memcmp(path.baseAddress!, term.baseAddress!, head) == 0,
+                              key[start..<offset].allSatisfy({ $0 < 0x80 }),
                               !measuredBefore(path, at: range.lowerBound + start) else { continue }
                         budget -= path.count
                         guard let distance = Self.distance(term, path, atMost: maxEdits),
