@@ -42,6 +42,17 @@ struct ProjectFilesTests {
         }
     }
 
+    /// `scripts/bench-paired.sh` refuses, with its usage status and before building anything,
+    /// what it cannot time: no side, a round count that is no positive number, a side that
+    /// is neither a binary nor a commit.
+    @Test func thePairedBenchRefusesWhatItCannotTime() throws {
+        let root = Fixture.root.path
+        for arguments in [[], ["--rounds", "0", "HEAD"], ["--rounds", "x", "HEAD"], ["HEAD", "HEAD", "HEAD"],
+                          ["no-such-commit-or-binary"]] {
+            #expect(try Self.script("bench-paired.sh", arguments, in: root).status == 2, "\(arguments)")
+        }
+    }
+
     /// `scripts/pgo.sh --check` counts changes of code only: comments, blank lines and
     /// spacing leave the profile current; a changed token, string literal (a `//` in one is
     /// text) or build setting makes it stale.
