@@ -67,10 +67,11 @@ for round in $(seq "$rounds"); do
       || { echo "bench-paired.sh: the $side bench failed in round $round ($binary)" >&2; exit 1; }
   done
   # The newer bench reads both results (its --compare prints each figure's ratio last).
-  line=$("$new" --compare "$runs/old.$round.json" "$runs/new.$round.json" 2>/dev/null \
+  line=$("$new" --compare "$runs/old.$round.json" "$runs/new.$round.json" \
          | awk -v want="$figures" 'BEGIN { n = split(want, names, " ") }
                                    { ratio[$1] = $NF }
                                    END { for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? " " : ""), ratio[names[i]]; print "" }')
+  [ "$(wc -w <<< "$line")" = 3 ] || { echo "bench-paired.sh: round $round's results lack a figure ($figures)" >&2; exit 1; }
   printf '%5d  %-7s  %s\n' "$round" "${order// /-}" "$line"
   echo "$line" >> "$runs/ratios"
 done
