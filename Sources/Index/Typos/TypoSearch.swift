@@ -410,7 +410,8 @@ struct TypoSearch {
     /// A key holding the rest at offset o has
     /// a path from one of its word starts w (a word of a name is a key of its own) with
     /// o - w within `maxEdits` of `split`; the path to the rest's end, all ASCII, is measured
-    /// against the whole term, and the keys under it are found within the budget.
+    /// against the whole term (less what the two share at either end), and the keys under it
+    /// are found within the budget.
     mutating func runExactTail(split: Int, head: Int = 0, termBytes term: UnsafeBufferPointer<UInt8>) {
         let rest = UnsafeBufferPointer(rebasing: term[split...])
         // Its findings join the enumeration's, each (node, distance) once.
@@ -460,7 +461,11 @@ struct TypoSearch {
                               key[start..<offset].allSatisfy({ $0 < 0x80 }),
                               !measuredBefore(path, at: range.lowerBound + start) else { continue }
                         budget -= path.count
-                        guard let distance = Self.distance(term, path, atMost: maxEdits),
+                        // Measured between the part before the window and the rest, both as the
+                        // term has them: a common prefix or suffix changes no distance.
+                        let middle = offset - start, common = min(head, middle)
+                        guard let distance = Self.distance(UnsafeBufferPointer(rebasing: term[common..<split]),
+                                                           UnsafeBufferPointer(rebasing: path[common..<middle]), atMost: maxEdits),
                               let node = trie.descend(from: 0, at: 0, through: path)?.node,
                               !found[enumerated...].contains(where: { $0.node == node && $0.distance == distance }) else { continue }
                         found.append(trie.match(node, distance, length: path.count))
@@ -489,38 +494,37 @@ struct TypoSearch {
     static let measuredSlots = 256
 
     /// The optimal-string-alignment distance between `a` and `b` (adjacent transpositions
-    /// count one), or nil past `atMost`. Only the cells within `atMost` of the diagonal are
-    /// computed (a cell further off holds more than `atMost`): a band of 2 × atMost + 1 a row,
-    /// where the whole row cost several times as much on the names the split search measures.
-    /// The project's one edit distance: the tests measure typos with it too (a limit of the
-    /// longer length computes the whole table).
+    /// count one), or nil past `atMost`. Bit-parallel (Hyyrö's algorithm with transpositions):
+    /// bit i of each word holds a difference between neighbouring cells of the table's column
+    /// for the shorter text's first i + 1 elements, all of them updated at once for each
+    /// element of the longer one, where the table computed a cell at a time cost several
+    /// times as much on the paths the split search measures. The shorter text holds at most
+    /// 64 elements (a term at most `maxTermLength` scalars). The project's one edit distance:
+    /// the tests measure typos with it too.
     static func distance<Element: Equatable>(_ a: UnsafeBufferPointer<Element>, _ b: UnsafeBufferPointer<Element>, atMost limit: Int) -> Int? {
-        let m = a.count, n = b.count
-        guard abs(m - n) <= limit else { return nil }
-        guard m > 0, n > 0 else { return max(m, n) }
-        // Cells outside the band read as `beyond`: past the limit, as they are.
-        let beyond = limit + 1
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * (n + 1)) { rows in
-            // Rows i - 2, i - 1 and i, rotated; each holds its band and the cell either side
-            // (row 0 its first `beyond` + 1 cells, all that rows 1 and 2 read of it).
-            var before = rows.baseAddress!, previous = before + (n + 1), current = previous + (n + 1)
-            for j in 0...min(n, beyond) { previous[j] = j }
-            for i in 1...m {
-                let low = max(1, i - limit), high = min(n, i + limit)
-                current[low - 1] = low == 1 ? min(i, beyond) : beyond
-                var rowMinimum = current[low - 1]
-                for j in low...high {
-                    var cell = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                    if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cell = min(cell, before[j - 2] + 1) }
-                    cell = min(cell, beyond)
-                    current[j] = cell
-                    rowMinimum = min(rowMinimum, cell)
-                }
-                if high < n { current[high + 1] = beyond }
-                if rowMinimum > limit { return nil }
-                (before, previous, current) = (previous, current, before)
-            }
-            return previous[n] <= limit ? previous[n] : nil
+        guard abs(a.count - b.count) <= limit else { return nil }
+        let (pattern, text) = a.count <= b.count ? (a, b) : (b, a)
+        guard !pattern.isEmpty else { return text.count }
+        precondition(pattern.count <= 64, "an edit distance between texts of more than 64 elements each")
+        let last = UInt64(1) << UInt64(pattern.count - 1)
+        // Vertical differences +1 and -1, the diagonal's zero differences, and the previous
+        // element's matches (for a transposition).
+        var positive = ~UInt64(0), negative: UInt64 = 0, zero: UInt64 = 0, previousMatches: UInt64 = 0
+        var distance = pattern.count
+        for element in text {
+            var matches: UInt64 = 0
+            for i in 0..<pattern.count where pattern[i] == element { matches |= 1 &<< UInt64(i) }
+            let transposed = ((~zero & matches) &<< 1) & previousMatches
+            zero = (((matches & positive) &+ positive) ^ positive) | matches | negative | transposed
+            var horizontalPositive = negative | ~(zero | positive)
+            var horizontalNegative = zero & positive
+            if horizontalPositive & last != 0 { distance += 1 } else if horizontalNegative & last != 0 { distance -= 1 }
+            horizontalPositive = horizontalPositive &<< 1 | 1
+            horizontalNegative = horizontalNegative &<< 1
+            positive = horizontalNegative | ~(zero | horizontalPositive)
+            negative = horizontalPositive & zero
+            previousMatches = matches
         }
+        return distance <= limit ? distance : nil
     }
 }

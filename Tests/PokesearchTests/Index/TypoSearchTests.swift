@@ -179,19 +179,20 @@ struct TypoSearchTests {
         }
     }
 
-    /// The split search's distance computes only a band around the diagonal: it must agree
-    /// with the whole table (`editDistance`: a limit of the longer length) on every pair,
-    /// within the limit and past it.
-    @Test func bandedDistanceAgreesWithTheWholeTable() {
+    /// The engine's distance is bit-parallel: it must agree with the whole table computed a
+    /// cell at a time (`distance(_:_:budget:)`, the brute force's) on every pair, within the
+    /// limit and past it, for texts up to the 64 elements it takes.
+    @Test func bitParallelDistanceAgreesWithTheWholeTable() {
         var generator = DifferentialTests.Generator(state: 99)
         // Three letters, so that repeats and transpositions are common.
-        func word() -> [UInt8] { (0..<generator.below(11)).map { _ in UInt8(0x61 + generator.below(3)) } }
-        for _ in 0..<4000 {
-            let a = word(), b = word()
-            let expected = Self.editDistance(a, b)
-            for limit in 0...3 {
-                let banded = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { TypoSearch.distance(a, $0, atMost: limit) } }
-                #expect(banded == (expected <= limit ? expected : nil), "\(a) \(b) within \(limit)")
+        func word(_ longest: Int) -> [UInt8] { (0..<generator.below(longest + 1)).map { _ in UInt8(0x61 + generator.below(3)) } }
+        for round in 0..<4000 {
+            let longest = round % 8 == 0 ? 64 : 10
+            let a = word(longest), b = word(longest)
+            for limit in [0, 1, 2, 3, 64] {
+                let bitParallel = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { TypoSearch.distance(a, $0, atMost: limit) } }
+                let table = Self.distance(a.map(UInt32.init), b.map(UInt32.init), budget: limit)
+                #expect(bitParallel == table, "\(a) \(b) within \(limit)")
             }
         }
     }
