@@ -142,13 +142,26 @@ public struct PrefixTops: Sendable {
     }
 
     /// Where `doc`'s postings on keys from `key` on start in `docPostings` (a binary search).
-    @inline(__always) public func firstPosting(of doc: Int, fromKey key: Int) -> Int {
+    @inlinable @inline(__always) public func firstPosting(of doc: Int, fromKey key: Int) -> Int {
         var lowIndex = Int(docKeyStart[doc]), highIndex = Int(docKeyStart[doc + 1])
         while lowIndex < highIndex {
             let mid = (lowIndex + highIndex) >> 1
             if Int(docPostings[mid] >> 8) < key { lowIndex = mid + 1 } else { highIndex = mid }
         }
         return lowIndex
+    }
+
+    /// Calls `body` with each of `doc`'s entries (a key << 8 | the low byte of the document's
+    /// posting of it) on a key in `keys`, in key order, while `body` returns true.
+    @inlinable @inline(__always) public func forEachEntry(of doc: Int, in keys: Range<Int>, _ body: (_ key: Int, _ entry: UInt32) -> Bool) {
+        let end = Int(docKeyStart[doc + 1])
+        var i = firstPosting(of: doc, fromKey: keys.lowerBound)
+        while i < end {
+            let entry = docPostings[i]
+            let key = Int(entry >> 8)
+            guard key < keys.upperBound, body(key, entry) else { return }
+            i += 1
+        }
     }
 
     /// For a loop reading the postings of `count` candidates in turn, now at candidate `n`

@@ -8,12 +8,28 @@ extension MatchContext {
     /// key; nil: none is, as for a typo's range, and no key's length is read). The hot loop
     /// of every query: a posting's low byte (language, role, transliterated) is the low byte
     /// of its hit, so a hit is a few shifts away. `scope`: only documents it holds are
-    /// recorded (a typo's range, for a query whose other terms allow a few documents).
+    /// recorded (a typo's range, for a query whose other terms allow a few documents); where
+    /// the range has many postings for each of those, their own postings are read instead
+    /// (the forward index): a short typo's ranges ("maro" an edit from every key starting
+    /// "mar") hold thousands, of which a query of a type and an ability allows a few dozen.
     func recordRange(_ range: Range<Int>, length: Int?, wholeWord: Bool, phrase: Bool, fields: FieldMatching, restriction: Int?,
                      queryTransliterated: Bool, typos: Int, within scope: HitMap? = nil, into hits: HitMap) {
         let display = UInt32(displayLanguage)
         let restricted = restriction.map(UInt32.init) ?? .max
         let transliterated: UInt32 = queryTransliterated ? 1 : 0
+        // Records one posting (or a document's entry of it: the same low byte) of a key.
+        @inline(__always) func consider(_ raw: UInt32, doc: Int, exact: Bool, skipsFields: Bool) {
+            let role = (raw >> 1) & 7
+            let language = (raw >> 4) & 15
+            if role == KeyRole.field.rawValue {
+                if skipsFields { return }
+            } else if restricted != .max && language != restricted {
+                return
+            }
+            if phrase && role != KeyRole.whole.rawValue { return }
+            let marked = raw | transliterated
+            hits.record(doc, Hit(raw: Hit.raw(posting: marked, exact: exact, display: display, typos: UInt32(typos))))
+        }
         // (One loop, made twice by inlining: the unscoped one, every query's, tests nothing more.)
         @inline(__always) func record(scoped: Bool) {
             index.postings.withUnsafeBufferPointer { postings in
@@ -25,23 +41,29 @@ extension MatchContext {
                         for p in Int(starts[key])..<Int(starts[key + 1]) {
                             let raw = postings[p]
                             if scoped && !scope.unsafelyUnwrapped.contains(Int(raw >> 8)) { continue }
-                            let role = (raw >> 1) & 7
-                            let language = (raw >> 4) & 15
-                            if role == KeyRole.field.rawValue {
-                                if skipsFields { continue }
-                            } else if restricted != .max && language != restricted {
-                                continue
-                            }
-                            if phrase && role != KeyRole.whole.rawValue { continue }
-                            let marked = raw | transliterated
-                            hits.record(Int(raw >> 8), Hit(raw: Hit.raw(posting: marked, exact: exact, display: display, typos: UInt32(typos))))
+                            consider(raw, doc: Int(raw >> 8), exact: exact, skipsFields: skipsFields)
                         }
                     }
                 }
             }
         }
-        if scope != nil { record(scoped: true) } else { record(scoped: false) }
+        guard let scope else { return record(scoped: false) }
+        let postings = Int(index.postingStart[range.upperBound] - index.postingStart[range.lowerBound])
+        guard postings > Self.postingsPerScopedDocument * scope.count else { return record(scoped: true) }
+        for doc in scope.docs {
+            index.tops.forEachEntry(of: Int(doc), in: range) { key, entry in
+                let exact = length.map { index.keys.length(key) == $0 } ?? false
+                if wholeWord && !exact { return false }
+                consider(entry & 0xFF, doc: Int(doc), exact: exact, skipsFields: Self.skipsFields(fields, exact: exact))
+                return true
+            }
+        }
     }
+
+    /// A scoped range is read on its documents' own postings (`recordRange`) when it has more
+    /// than this many postings for each of them: a document's postings are found by a binary
+    /// search, a range's posting by one read.
+    static let postingsPerScopedDocument = 16
 
     /// A word term that surely has hits of its own (so no typo or transliteration fallback
     /// applies to it), with the keys it matches by prefix (by equality for a whole word) and
@@ -80,35 +102,48 @@ extension MatchContext {
         let bestInside = HitRank.of(miss: 0, whole: false, position: Position.substring.rawValue)
         guard substrings, !completion, best >> 8 >= bestInside else { return best == .max ? nil : best }
         let latinTerm = !bytes.contains { $0 >= 0x80 }
-        // The names' keys asked for at once, before any is searched (each is a miss of its own
-        // when the caches are cold: "rock meg" searches a candidate's names in ten languages).
-        for i in Int(tops.docKeyStart[doc])..<end {
-            let entry = tops.docPostings[i]
-            if Posting.holdsInside(entry, latinTerm: latinTerm) { index.prefetchKey(Int(entry >> 8)) }
+        // A name in another language holds the word only as weakly as a typo: where the best
+        // hit has none (a foreign name's prefix), only the display language's names can do
+        // better, and the others are not searched.
+        let displayOnly = best != .max && HitRank.typos(best >> 8) == 0
+        @inline(__always) func searched(_ entry: UInt32) -> Bool {
+            Posting.holdsInside(entry, latinTerm: latinTerm) && !(displayOnly && Posting.languageMiss(entry, display: display) != 0)
         }
         // (As `matchText`: a term equal to a slug or synonym, nothing inside foreign names' words.)
         func namesAnEntity() -> Bool {
             !keys.isEmpty && index.keys.length(keys.lowerBound) == bytes.count && index.isNeutralName(key: keys.lowerBound)
         }
-        // Names containing the word inside a word (keys in `keys` start with it, and a later
-        // word starting with it is a key of its own there, as `matchText` reads it). A name in
-        // several languages is one key with a posting for each, side by side: it is searched
-        // once.
-        var searchedKey = -1
-        var holdsInside = false
-        for i in Int(tops.docKeyStart[doc])..<end {
-            let entry = tops.docPostings[i]
-            let key = Int(entry >> 8)
-            guard Posting.holdsInside(entry, latinTerm: latinTerm), !keys.contains(key) else { continue }
-            if key != searchedKey {
-                searchedKey = key
-                holdsInside = index.offsetInsideWord(of: bytes, in: key) != nil
+        let start = Int(tops.docKeyStart[doc])
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: end - start) { names in
+            // The names to search, their keys asked for at once before any is searched (each is
+            // a miss of its own when the caches are cold: "rock meg" searches a candidate's names
+            // in ten languages).
+            var count = 0
+            for i in start..<end {
+                let entry = tops.docPostings[i]
+                guard searched(entry), !keys.contains(Int(entry >> 8)) else { continue }
+                index.prefetchKey(Int(entry >> 8))
+                names[count] = entry
+                count += 1
             }
-            let rank = HitRank.inside(posting: entry, position: Position.substring.rawValue, display: display)
-            guard holdsInside, !(HitRank.isWeak(rank) && namesAnEntity()) else { continue }
-            best = min(best, Hit.raw(rank: rank, postingByte: entry & 0xFF))
+            // Names containing the word inside a word (keys in `keys` start with it, and a later
+            // word starting with it is a key of its own there, as `matchText` reads it). A name
+            // in several languages is one key with a posting for each, side by side: it is
+            // searched once.
+            var searchedKey = -1
+            var holdsInside = false
+            for entry in names[..<count] {
+                let key = Int(entry >> 8)
+                if key != searchedKey {
+                    searchedKey = key
+                    holdsInside = index.offsetInsideWord(of: bytes, in: key) != nil
+                }
+                let rank = HitRank.inside(posting: entry, position: Position.substring.rawValue, display: display)
+                guard holdsInside, !(HitRank.isWeak(rank) && namesAnEntity()) else { continue }
+                best = min(best, Hit.raw(rank: rank, postingByte: entry & 0xFF))
+            }
+            return best == .max ? nil : best
         }
-        return best == .max ? nil : best
     }
 
     /// A document's best hit on a range of keys starting with a text of `length` bytes, read
@@ -117,17 +152,11 @@ extension MatchContext {
     /// as written alone, as a phrase matches them), or `.max` for none.
     static func rangeHit(_ index: IndexSnapshot, doc: Int, keys: Range<Int>, length: Int, wholeWord: Bool, wholeNamesOnly: Bool,
                          fields: FieldMatching, display: UInt32) -> UInt32 {
-        let tops = index.tops
         var best = UInt32.max
-        let end = Int(tops.docKeyStart[doc + 1])
-        var i = tops.firstPosting(of: doc, fromKey: keys.lowerBound)
-        while i < end {
-            let entry = tops.docPostings[i]
-            let key = Int(entry >> 8)
-            guard key < keys.upperBound else { break }
-            i += 1
+        index.tops.forEachEntry(of: doc, in: keys) { key, entry in
             best = min(best, keyHit(index, key: key, posting: entry, length: length, wholeWord: wholeWord, wholeNamesOnly: wholeNamesOnly,
                                     fields: fields, display: display))
+            return true
         }
         return best
     }

@@ -75,22 +75,38 @@ extension MatchContext {
             // with, the whole word within the edits ("dracofeu" is two from "dracaufeu"): its
             // names rank as that word typed would, exact for a whole name, with those typos,
             // above names that only start within them ("draco meteor").
-            for match in index.typoMatches(scalars, maxEdits: edits, steps: &budget.typoSteps) {
-                let first = match.keys.lowerBound
-                let whole = index.keys.length(first) == match.length
-                if listed, let names = allNames(match.node) {
-                    if whole {
-                        recordRange(first..<first + 1, length: match.length, wholeWord: false, phrase: false, fields: fields,
-                                    restriction: restriction, queryTransliterated: false, typos: match.distance, within: scope,
-                                    into: hits)
+            var matches = index.typoMatches(scalars, maxEdits: edits, steps: &budget.typoSteps)
+            // The ranges (each a trie node's keys: two are nested or apart) outer first: a
+            // range inside one within as few edits has its keys recorded by that one, but for
+            // its whole word's ("cha", one edit from "char", holds "chat", "chan"...: each
+            // also an edit away).
+            matches.sort { ($0.keys.lowerBound, $1.keys.upperBound, $0.distance) < ($1.keys.lowerBound, $0.keys.upperBound, $1.distance) }
+            // The ranges around the match being recorded (a stack, on the stack): where each
+            // ends, and the fewest edits of it and those around it.
+            withUnsafeTemporaryAllocation(of: (end: Int, fewestEdits: Int).self, capacity: matches.count) { around in
+                var depth = 0
+                for match in matches {
+                    let first = match.keys.lowerBound
+                    let whole = index.keys.length(first) == match.length
+                    if listed, let names = allNames(match.node) {
+                        if whole {
+                            recordRange(first..<first + 1, length: match.length, wholeWord: false, phrase: false, fields: fields,
+                                        restriction: restriction, queryTransliterated: false, typos: match.distance, within: scope,
+                                        into: hits)
+                        }
+                        recordListed(names, typos: match.distance, into: hits)
+                        continue
                     }
-                    recordListed(names, typos: match.distance, into: hits)
-                    continue
+                    while depth > 0 && around[depth - 1].end <= first { depth -= 1 }
+                    let fewestAround = depth > 0 ? around[depth - 1].fewestEdits : .max
+                    around[depth] = (match.keys.upperBound, min(fewestAround, match.distance))
+                    depth += 1
+                    // (In one pass: the whole word's key first, exact, the others as prefixes.)
+                    let keys = fewestAround > match.distance ? match.keys : whole ? first..<first + 1 : first..<first
+                    recordRange(keys, length: whole ? match.length : nil, wholeWord: false, phrase: false, fields: fields,
+                                restriction: restriction, queryTransliterated: false, typos: match.distance, within: scope,
+                                into: hits)
                 }
-                // (In one pass: the whole word's key first, exact, the others as prefixes.)
-                recordRange(match.keys, length: whole ? match.length : nil, wholeWord: false, phrase: false, fields: fields,
-                            restriction: restriction, queryTransliterated: false, typos: match.distance, within: scope,
-                            into: hits)
             }
             if hits.count > hitsBefore { return }
         }
@@ -119,9 +135,10 @@ extension MatchContext {
     /// sog" as "perishsog"), within the budget of its length: the names whose run-together
     /// form (a whole name's compact form, or a one-word name) is that near, or starts so,
     /// recorded in each of the run's terms' `maps` as typo hits (so that the run's names have
-    /// every term). On a share of the budget's typo steps, like a term that has hits. Only
-    /// documents in `scope` are recorded (nil: any); `editsWithin`: the scalars edits may be
-    /// made at (nil: any).
+    /// every term), nearest first: those of more edits only where those of fewer record
+    /// nothing, as they would rank below them. On a share of the budget's typo steps, like a
+    /// term that has hits. Only documents in `scope` are recorded (nil: any); `editsWithin`:
+    /// the scalars edits may be made at (nil: any).
     func addRunTypos(_ text: String, editsWithin: Range<Int>?, within scope: HitMap?, into maps: [HitMap]) {
         let scalars = text.unicodeScalars.map(\.value)
         let edits = Self.editBudget(scalars.count)
@@ -130,9 +147,13 @@ extension MatchContext {
         budget.typoSteps = share
         defer { budget.typoSteps = steps - (share - max(0, budget.typoSteps)) }
         let display = UInt32(displayLanguage)
-        for allowed in 1...edits {
+        // One search within the whole budget, its matches then taken by distance: most runs
+        // match nothing (a type word beside a name's start, "ghost roamin"), and a search
+        // of one edit before one of two read much of the trie twice.
+        let matches = index.typoMatches(scalars, maxEdits: edits, editsWithin: editsWithin, steps: &budget.typoSteps)
+        for distance in 1...edits {
             var found = false
-            for match in index.typoMatches(scalars, maxEdits: allowed, editsWithin: editsWithin, steps: &budget.typoSteps) {
+            for match in matches where match.distance == distance {
                 budget.postings -= Int(index.postingStart[match.keys.upperBound] - index.postingStart[match.keys.lowerBound])
                 for key in match.keys {
                     let exact = index.keys.length(key) == match.length
@@ -141,7 +162,7 @@ extension MatchContext {
                         let role = (raw >> 1) & 7
                         guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue,
                               scope?.contains(Int(raw >> 8)) ?? true else { continue }
-                        let hit = Hit(raw: Hit.raw(posting: raw, exact: exact, display: display, typos: UInt32(match.distance)))
+                        let hit = Hit(raw: Hit.raw(posting: raw, exact: exact, display: display, typos: UInt32(distance)))
                         for map in maps { map.record(Int(raw >> 8), hit) }
                         found = true
                     }
