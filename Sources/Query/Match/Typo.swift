@@ -147,13 +147,14 @@ extension MatchContext {
         budget.typoSteps = share
         defer { budget.typoSteps = steps - (share - max(0, budget.typoSteps)) }
         let display = UInt32(displayLanguage)
-        // One search within the whole budget, its matches then taken by distance: most runs
-        // match nothing (a type word beside a name's start, "ghost roamin"), and a search
-        // of one edit before one of two read much of the trie twice.
+        // One search within the whole budget, its matches then taken as a search of fewer edits
+        // would have found them (those within one, then within two): most runs match nothing
+        // (a type word beside a name's start, "ghost roamin"), and a search of one edit before
+        // one of two read much of the trie twice.
         let matches = index.typoMatches(scalars, maxEdits: edits, editsWithin: editsWithin, steps: &budget.typoSteps)
-        for distance in 1...edits {
+        for allowed in 1...edits {
             var found = false
-            for match in matches where match.distance == distance {
+            for match in matches where match.distance <= allowed {
                 budget.postings -= Int(index.postingStart[match.keys.upperBound] - index.postingStart[match.keys.lowerBound])
                 for key in match.keys {
                     let exact = index.keys.length(key) == match.length
@@ -162,7 +163,7 @@ extension MatchContext {
                         let role = (raw >> 1) & 7
                         guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue,
                               scope?.contains(Int(raw >> 8)) ?? true else { continue }
-                        let hit = Hit(raw: Hit.raw(posting: raw, exact: exact, display: display, typos: UInt32(distance)))
+                        let hit = Hit(raw: Hit.raw(posting: raw, exact: exact, display: display, typos: UInt32(match.distance)))
                         for map in maps { map.record(Int(raw >> 8), hit) }
                         found = true
                     }

@@ -97,7 +97,8 @@ struct TypoRecordingTests {
     }
 
     /// A run of terms is searched once within its whole budget: it records what a search of one
-    /// edit, then (where that records nothing) one of two, records.
+    /// edit, then (where that records nothing) one of two, records (a run as written among
+    /// them: "perishsong" is a key).
     @Test func aRunRecordsWhatSearchesOfOneEditThenTwoRecord() throws {
         let engine = Fixture.engine
         let context = Self.context(engine)
@@ -105,7 +106,8 @@ struct TypoRecordingTests {
         let index = engine.index
         var recorded = 0
         for (run, window) in [("roaminrun", 0..<6), ("groundmaro", 6..<10), ("perishsog", 6..<9), ("tyenull", 0..<3),
-                              ("marorock", 0..<4), ("fireflar", 4..<8), ("stonenxe", 5..<8), ("thunderbot", 7..<10)] as [(String, Range<Int>)] {
+                              ("marorock", 0..<4), ("fireflar", 4..<8), ("stonenxe", 5..<8), ("thunderbot", 7..<10),
+                              ("perishsong", 6..<10)] as [(String, Range<Int>)] {
             let hits = context.lease.newMap()
             context.addRunTypos(run, editsWithin: window, within: nil, into: [hits])
             let expected = context.lease.newMap()
