@@ -101,8 +101,9 @@ extension MatchContext {
                     let fewestAround = depth > 0 ? around[depth - 1].fewestEdits : .max
                     around[depth] = (match.keys.upperBound, min(fewestAround, match.distance))
                     depth += 1
+                    guard fewestAround > match.distance || whole else { continue }
                     // (In one pass: the whole word's key first, exact, the others as prefixes.)
-                    let keys = fewestAround > match.distance ? match.keys : whole ? first..<first + 1 : first..<first
+                    let keys = fewestAround > match.distance ? match.keys : first..<first + 1
                     recordRange(keys, length: whole ? match.length : nil, wholeWord: false, phrase: false, fields: fields,
                                 restriction: restriction, queryTransliterated: false, typos: match.distance, within: scope,
                                 into: hits)

@@ -7,9 +7,14 @@ import Testing
 /// whole budget) record what recording every match in full does, over the real corpus.
 @Suite("Typo hits recorded")
 struct TypoRecordingTests {
-    static func context(_ engine: SearchEngine) -> MatchContext {
-        MatchContext(index: engine.index, displayLanguage: 0, languageRestriction: nil, completion: false,
-                     typedAfterOthers: false, readsLists: true, lease: engine.hitMaps.lease())
+    /// Calls `body` with a search's match context over the real corpus and its index, the
+    /// context's lease released after.
+    static func withContext(_ body: (MatchContext, IndexSnapshot) -> Void) {
+        let engine = Fixture.engine
+        let context = MatchContext(index: engine.index, displayLanguage: 0, languageRestriction: nil, completion: false,
+                                   typedAfterOthers: false, readsLists: true, lease: engine.hitMaps.lease())
+        defer { context.lease.release() }
+        body(context, engine.index)
     }
 
     /// Documents drawn at random, `count` of them (every one at most once), as a scope.
@@ -34,103 +39,97 @@ struct TypoRecordingTests {
     /// A scoped range is recorded as the whole range is on the scope's documents, whether it
     /// is read posting by posting or on the documents' own postings (a small scope, a large
     /// range: both ways are taken).
-    @Test func aScopedRangeRecordsWhatTheWholeRangeDoesOnItsDocuments() throws {
-        let engine = Fixture.engine
-        let context = Self.context(engine)
-        defer { context.lease.release() }
-        let index = engine.index
-        var generator = DifferentialTests.Generator(state: 5)
-        var readOnDocuments = 0, compared = 0
-        for word in Self.misspelt {
-            var steps = 100_000
-            let matches = index.typoMatches(word.unicodeScalars.map(\.value), maxEdits: 1, steps: &steps)
-            for match in matches {
-                let everywhere = context.lease.newMap()
-                Self.recordInFull(match, context, fields: .prefix, within: nil, into: everywhere)
-                for size in [1, 5, 40, 400, index.docCount] {
-                    let scope = Self.scope(size, context, &generator)
-                    let scoped = context.lease.newMap()
-                    Self.recordInFull(match, context, fields: .prefix, within: scope, into: scoped)
-                    let postings = Int(index.postingStart[match.keys.upperBound] - index.postingStart[match.keys.lowerBound])
-                    if postings > MatchContext.postingsPerScopedDocument * scope.count { readOnDocuments += 1 }
-                    let expected = scope.docs.filter { everywhere.contains(Int($0)) }.sorted()
-                    #expect(scoped.docs.sorted() == expected, "'\(word)' at \(match.keys), \(size) documents")
-                    #expect(expected.allSatisfy { scoped.best[Int($0)] == everywhere.best[Int($0)] }, "'\(word)' at \(match.keys)")
-                    compared += 1
+    @Test func aScopedRangeRecordsWhatTheWholeRangeDoesOnItsDocuments() {
+        Self.withContext { context, index in
+            var generator = DifferentialTests.Generator(state: 5)
+            var readOnDocuments = 0, compared = 0
+            for word in Self.misspelt {
+                var steps = 100_000
+                let matches = index.typoMatches(word.unicodeScalars.map(\.value), maxEdits: 1, steps: &steps)
+                for match in matches {
+                    let everywhere = context.lease.newMap()
+                    Self.recordInFull(match, context, fields: .prefix, within: nil, into: everywhere)
+                    for size in [1, 5, 40, 400, index.docCount] {
+                        let scope = Self.scope(size, context, &generator)
+                        let scoped = context.lease.newMap()
+                        Self.recordInFull(match, context, fields: .prefix, within: scope, into: scoped)
+                        let postings = Int(index.postingStart[match.keys.upperBound] - index.postingStart[match.keys.lowerBound])
+                        if postings > MatchContext.postingsPerScopedDocument * scope.count { readOnDocuments += 1 }
+                        let expected = scope.docs.filter { everywhere.contains(Int($0)) }.sorted()
+                        #expect(scoped.docs.sorted() == expected, "'\(word)' at \(match.keys), \(size) documents")
+                        #expect(expected.allSatisfy { scoped.best[Int($0)] == everywhere.best[Int($0)] }, "'\(word)' at \(match.keys)")
+                        compared += 1
+                    }
                 }
             }
+            #expect(readOnDocuments > 50 && readOnDocuments < compared, "\(readOnDocuments) of \(compared) read on documents")
         }
-        #expect(readOnDocuments > 50 && readOnDocuments < compared, "\(readOnDocuments) of \(compared) read on documents")
     }
 
     /// A word's typo hits are what recording each of its matches' ranges in full gives (nearest
     /// first: two edits only where one recorded nothing), though a range inside another within
     /// as few edits records only its whole word.
-    @Test func nestedTypoRangesRecordWhatEveryRangeDoes() throws {
-        let engine = Fixture.engine
-        let context = Self.context(engine)
-        defer { context.lease.release() }
-        let index = engine.index
-        var generator = DifferentialTests.Generator(state: 8)
-        var nested = 0
-        for word in Self.misspelt {
-            let term = Term(text: word, raw: word, shape: .word, language: nil, position: 0)
-            let scope = Self.scope(index.docCount, context, &generator)
-            let hits = context.lease.newMap()
-            context.matchTypos(term, within: scope, into: hits)
-            let expected = context.lease.newMap()
-            let scalars = word.unicodeScalars.map(\.value)
-            for edits in 1...MatchContext.editBudget(scalars.count) {
-                var steps = 100_000
-                let matches = index.typoMatches(scalars, maxEdits: edits, steps: &steps)
-                for match in matches {
-                    Self.recordInFull(match, context, fields: context.fields(term), within: scope, into: expected)
-                    nested += matches.count { $0.distance <= match.distance && $0.keys != match.keys
-                        && $0.keys.lowerBound <= match.keys.lowerBound && match.keys.upperBound <= $0.keys.upperBound }
+    @Test func nestedTypoRangesRecordWhatEveryRangeDoes() {
+        Self.withContext { context, index in
+            var generator = DifferentialTests.Generator(state: 8)
+            var nested = 0
+            for word in Self.misspelt {
+                let term = Term(text: word, raw: word, shape: .word, language: nil, position: 0)
+                let scope = Self.scope(index.docCount, context, &generator)
+                let hits = context.lease.newMap()
+                context.matchTypos(term, within: scope, into: hits)
+                let expected = context.lease.newMap()
+                let scalars = word.unicodeScalars.map(\.value)
+                for edits in 1...MatchContext.editBudget(scalars.count) {
+                    var steps = 100_000
+                    let matches = index.typoMatches(scalars, maxEdits: edits, steps: &steps)
+                    for match in matches {
+                        Self.recordInFull(match, context, fields: context.fields(term), within: scope, into: expected)
+                        nested += matches.count { $0.distance <= match.distance && $0.keys != match.keys
+                            && $0.keys.lowerBound <= match.keys.lowerBound && match.keys.upperBound <= $0.keys.upperBound }
+                    }
+                    if expected.count > 0 { break }
                 }
-                if expected.count > 0 { break }
+                #expect(hits.docs.sorted() == expected.docs.sorted(), "'\(word)'")
+                #expect(expected.docs.allSatisfy { hits.best[Int($0)] == expected.best[Int($0)] }, "'\(word)'")
             }
-            #expect(hits.docs.sorted() == expected.docs.sorted(), "'\(word)'")
-            #expect(expected.docs.allSatisfy { hits.best[Int($0)] == expected.best[Int($0)] }, "'\(word)'")
+            #expect(nested > 50, "\(nested) ranges inside another")
         }
-        #expect(nested > 50, "\(nested) ranges inside another")
     }
 
     /// A run of terms is searched once within its whole budget: it records what a search of one
     /// edit, then (where that records nothing) one of two, records (a run as written among
     /// them: "perishsong" is a key).
-    @Test func aRunRecordsWhatSearchesOfOneEditThenTwoRecord() throws {
-        let engine = Fixture.engine
-        let context = Self.context(engine)
-        defer { context.lease.release() }
-        let index = engine.index
-        var recorded = 0
-        for (run, window) in [("roaminrun", 0..<6), ("groundmaro", 6..<10), ("perishsog", 6..<9), ("tyenull", 0..<3),
-                              ("marorock", 0..<4), ("fireflar", 4..<8), ("stonenxe", 5..<8), ("thunderbot", 7..<10),
-                              ("perishsong", 6..<10)] as [(String, Range<Int>)] {
-            let hits = context.lease.newMap()
-            context.addRunTypos(run, editsWithin: window, within: nil, into: [hits])
-            let expected = context.lease.newMap()
-            let scalars = run.unicodeScalars.map(\.value)
-            for edits in 1...MatchContext.editBudget(scalars.count) {
-                var steps = 100_000
-                for match in index.typoMatches(scalars, maxEdits: edits, editsWithin: window, steps: &steps) {
-                    for key in match.keys {
-                        for p in index.postingRange(key: key) {
-                            let raw = index.postings[p]
-                            let role = (raw >> 1) & 7
-                            guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
-                            expected.record(Int(raw >> 8), Hit(raw: Hit.raw(posting: raw, exact: index.keys.length(key) == match.length,
-                                                                            display: 0, typos: UInt32(match.distance))))
+    @Test func aRunRecordsWhatSearchesOfOneEditThenTwoRecord() {
+        Self.withContext { context, index in
+            var recorded = 0
+            for (run, window) in [("roaminrun", 0..<6), ("groundmaro", 6..<10), ("perishsog", 6..<9), ("tyenull", 0..<3),
+                                  ("marorock", 0..<4), ("fireflar", 4..<8), ("stonenxe", 5..<8), ("thunderbot", 7..<10),
+                                  ("perishsong", 6..<10)] as [(String, Range<Int>)] {
+                let hits = context.lease.newMap()
+                context.addRunTypos(run, editsWithin: window, within: nil, into: [hits])
+                let expected = context.lease.newMap()
+                let scalars = run.unicodeScalars.map(\.value)
+                for edits in 1...MatchContext.editBudget(scalars.count) {
+                    var steps = 100_000
+                    for match in index.typoMatches(scalars, maxEdits: edits, editsWithin: window, steps: &steps) {
+                        for key in match.keys {
+                            for p in index.postingRange(key: key) {
+                                let raw = index.postings[p]
+                                let role = (raw >> 1) & 7
+                                guard role == KeyRole.whole.rawValue || role == KeyRole.compact.rawValue else { continue }
+                                expected.record(Int(raw >> 8), Hit(raw: Hit.raw(posting: raw, exact: index.keys.length(key) == match.length,
+                                                                                display: 0, typos: UInt32(match.distance))))
+                            }
                         }
                     }
+                    if expected.count > 0 { break }
                 }
-                if expected.count > 0 { break }
+                #expect(hits.docs.sorted() == expected.docs.sorted(), "'\(run)'")
+                #expect(expected.docs.allSatisfy { hits.best[Int($0)] == expected.best[Int($0)] }, "'\(run)'")
+                if expected.count > 0 { recorded += 1 }
             }
-            #expect(hits.docs.sorted() == expected.docs.sorted(), "'\(run)'")
-            #expect(expected.docs.allSatisfy { hits.best[Int($0)] == expected.best[Int($0)] }, "'\(run)'")
-            if expected.count > 0 { recorded += 1 }
+            #expect(recorded >= 4, "\(recorded) runs recorded hits")
         }
-        #expect(recorded >= 4, "\(recorded) runs recorded hits")
     }
 }
