@@ -243,33 +243,51 @@ extension SearchEngine {
 
     /// The first `wanted` documents of a node's list and of entries found beside it (`added`,
     /// in three runs each best first: before `runs.0`, from it to `runs.1`, and from there),
-    /// both as list entries: merged best first, each document at its best entry.
+    /// both as list entries: merged best first, each document at its best entry. The list
+    /// holds each document once, so a document of the list is looked for only among those
+    /// taken from `added`, few or none (a short prefix's window is its list's): looking for
+    /// every document in the whole window was a large share of a one- or two-letter search.
     func merged(list: Range<Int>, added: [UInt32], runs: (Int, Int), wanted: Int) -> [(key: UInt64, doc: Int)] {
-        var window: [(key: UInt64, doc: Int)] = []
-        window.reserveCapacity(wanted)
-        var next = list.lowerBound
-        var heads = (0, runs.0, runs.1)
-        let ends = (runs.0, runs.1, added.count)
-        while window.count < wanted {
-            // (Entries are below `.max`: a hit's bits are 7.)
-            var entry = UInt32.max
-            var from = 0
-            if next < list.upperBound { entry = index.tops.entries[next]; from = 1 }
-            if heads.0 < ends.0 && added[heads.0] < entry { entry = added[heads.0]; from = 2 }
-            if heads.1 < ends.1 && added[heads.1] < entry { entry = added[heads.1]; from = 3 }
-            if heads.2 < ends.2 && added[heads.2] < entry { entry = added[heads.2]; from = 4 }
-            switch from {
-            case 1: next += 1
-            case 2: heads.0 += 1
-            case 3: heads.1 += 1
-            case 4: heads.2 += 1
-            default: return window
+        guard wanted > 0 else { return [] }
+        return index.tops.entries.withUnsafeBufferPointer { entries in
+            added.withUnsafeBufferPointer { added in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * wanted) { taken in
+                    // The entries taken, in order; from `wanted` on, the documents of those
+                    // taken from `added`.
+                    var count = 0, fromAdded = wanted
+                    var next = list.lowerBound
+                    var heads = (0, runs.0, runs.1)
+                    let ends = (runs.0, runs.1, added.count)
+                    merging: while count < wanted {
+                        // (Entries are below `.max`: a hit's bits are 7.)
+                        var entry = UInt32.max
+                        var from = 0
+                        if next < list.upperBound { entry = entries[next]; from = 1 }
+                        if heads.0 < ends.0 && added[heads.0] < entry { entry = added[heads.0]; from = 2 }
+                        if heads.1 < ends.1 && added[heads.1] < entry { entry = added[heads.1]; from = 3 }
+                        if heads.2 < ends.2 && added[heads.2] < entry { entry = added[heads.2]; from = 4 }
+                        switch from {
+                        case 1: next += 1
+                        case 2: heads.0 += 1
+                        case 3: heads.1 += 1
+                        case 4: heads.2 += 1
+                        default: break merging
+                        }
+                        let doc = PrefixTops.doc(entry)
+                        if from == 1 {
+                            if taken[wanted..<fromAdded].contains(UInt32(doc)) { continue }
+                        } else {
+                            if taken[..<count].contains(where: { PrefixTops.doc($0) == doc }) { continue }
+                            taken[fromAdded] = UInt32(doc)
+                            fromAdded += 1
+                        }
+                        taken[count] = entry
+                        count += 1
+                    }
+                    return taken[..<count].map { (RankingKey.single(PrefixTops.rank($0), doc: PrefixTops.doc($0)).raw, PrefixTops.doc($0)) }
+                }
             }
-            let doc = PrefixTops.doc(entry)
-            if window.contains(where: { $0.doc == doc }) { continue }
-            window.append((RankingKey.single(PrefixTops.rank(entry), doc: doc).raw, doc))
         }
-        return window
     }
 
     /// A completion of a phrase typed as one word ("Multi-Attack", "Ho-Oh", "Nidoran♂": words
