@@ -422,11 +422,11 @@ struct TypoSearch {
         let index = self.index
         let maxEdits = self.maxEdits
         // The paths measured, kept in a small open-addressed table on the stack (a path's start
-        // in the keys' bytes << 16 | its length; 0: empty): most keys holding the rest hold it
+        // in the keys' bytes << 8 | its length; 0: empty): most keys holding the rest hold it
         // in the same few words ("thunder" in every name of a Thunder move), and a path
         // measured once need not be again ("pikachu thunder" completed spent most of its
         // work measuring "thunder" again). Once half full, it takes no more.
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.measuredSlots) { measured in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.measuredSlots) { measured in
             measured.initialize(repeating: 0)
             var recorded = 0
             index.withTrie { trie in
@@ -435,12 +435,12 @@ struct TypoSearch {
                 func measuredBefore(_ path: UnsafeBufferPointer<UInt8>, at pathStart: Int) -> Bool {
                     var slot = KeyTable.hash(path) & (measured.count - 1)
                     while measured[slot] != 0 {
-                        let entry = measured[slot]
-                        if entry & 0xFFFF == path.count && memcmp(bytes + (entry >> 16), path.baseAddress!, path.count) == 0 { return true }
+                        let entry = Int(measured[slot])
+                        if entry & 0xFF == path.count && memcmp(bytes + (entry >> 8), path.baseAddress!, path.count) == 0 { return true }
                         slot = (slot + 1) & (measured.count - 1)
                     }
-                    if recorded < measured.count / 2 && path.count <= 0xFFFF {
-                        measured[slot] = pathStart << 16 | path.count
+                    if recorded < measured.count / 2 && path.count <= 0xFF && pathStart < 1 << 24 {
+                        measured[slot] = UInt32(pathStart << 8 | path.count)
                         recorded += 1
                     }
                     return false
@@ -490,7 +490,9 @@ struct TypoSearch {
     /// keys, each path measured from several word starts).
     static let fewOccurrencesAfterHead = 40
 
-    /// Room for the paths `runExactTail` remembers measuring (a power of two).
+    /// Room for the paths `runExactTail` remembers measuring (a power of two; four bytes a
+    /// path, so that the table fits the stack: past a kilobyte, a temporary allocation is
+    /// made on the heap, which with its clearing cost a typo search more than its lookups).
     static let measuredSlots = 256
 
     /// The optimal-string-alignment distance between `a` and `b` (adjacent transpositions
