@@ -199,8 +199,13 @@ public struct PrefixTops: Sendable {
     /// The entries of a node's list that are names (they come before the fields).
     public func names(_ node: Int) -> Range<Int> {
         let list = Int(start[node])..<Int(start[node + 1])
-        // (Where the fields start, found by halves: a list holds up to `capacity` entries.)
-        var low = list.lowerBound, high = list.upperBound
+        // A list holds `capacity` names at most: where the last of those places is a name, the
+        // names fill them (most short prefixes, one look); else where the fields start, found
+        // by halves.
+        if list.count >= Self.capacity && !HitRank.isField(Self.rank(entries[list.lowerBound + Self.capacity - 1])) {
+            return list.lowerBound..<list.lowerBound + Self.capacity
+        }
+        var low = list.lowerBound, high = min(list.upperBound, list.lowerBound + Self.capacity)
         while low < high {
             let mid = (low + high) >> 1
             if HitRank.isField(Self.rank(entries[mid])) { high = mid } else { low = mid + 1 }

@@ -371,6 +371,22 @@ struct PrefixTopsTests {
         #expect(index.keyIndex(Array("glimmora".utf8)).flatMap(index.wholeWords.lists(of:)) == nil)
     }
 
+    /// Every node's list is its names, then its fields: `names` ends where a scan finds the
+    /// first field, and holds `capacity` names at most (which its one look relies on).
+    @Test func everyListsNamesEndAtItsFirstField() {
+        let tops = Fixture.engine.index.tops
+        var full = 0
+        for node in 0..<(tops.start.count - 1) {
+            let list = Int(tops.start[node])..<Int(tops.start[node + 1])
+            let firstField = list.first { HitRank.isField(PrefixTops.rank(tops.entries[$0])) } ?? list.upperBound
+            #expect(tops.names(node) == list.lowerBound..<firstField, "node \(node)")
+            #expect(firstField - list.lowerBound <= PrefixTops.capacity, "node \(node)")
+            if firstField - list.lowerBound == PrefixTops.capacity { full += 1 }
+        }
+        // (Both ways of finding the end are taken.)
+        #expect(full > 0 && full < tops.start.count - 1)
+    }
+
     @Test(.tags(.exhaustive)) func keyRangesAreTheKeysWithThePrefix() throws {
         let index = Fixture.engine.index
         let keys = (0..<index.keys.count).map { Array(index.keys.bytes[index.keys.range($0)]) }
