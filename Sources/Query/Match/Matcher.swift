@@ -266,13 +266,9 @@ struct MatchContext {
         // A term equal to a slug or synonym names its entity: nothing inside foreign names'
         // words (asked once a hit is such).
         let latinTerm = !bytes.contains { $0 >= 0x80 }
+        // (Captured by the closure below alone, not by a local function: one captured so is
+        // allocated on the heap, each call.)
         var namesAnEntity: Bool? = nil
-        func isNamingAnEntity() -> Bool {
-            if namesAnEntity == nil {
-                namesAnEntity = range.first.map { index.keys.length($0) == bytes.count && index.isNeutralName(key: $0) } ?? false
-            }
-            return namesAnEntity!
-        }
         index.postings.withUnsafeBufferPointer { postings in
             index.postingStart.withUnsafeBufferPointer { starts in
                 index.forEachKeyContaining(bytes, skipping: range, laterWords: false, wholeNamesOnly: latinTerm) { key, offset, afterSpace in
@@ -282,7 +278,12 @@ struct MatchContext {
                         let raw = postings[p]
                         guard Posting.holdsInside(raw, latinTerm: latinTerm), restricted == .max || (raw >> 4) & 15 == restricted else { continue }
                         let rank = HitRank.inside(posting: raw, position: position.rawValue, display: display)
-                        if HitRank.isWeak(rank) && isNamingAnEntity() { continue }
+                        if HitRank.isWeak(rank) {
+                            if namesAnEntity == nil {
+                                namesAnEntity = range.first.map { index.keys.length($0) == bytes.count && index.isNeutralName(key: $0) } ?? false
+                            }
+                            if namesAnEntity! { continue }
+                        }
                         hits.record(Int(raw >> 8), Hit(raw: Hit.raw(rank: rank, postingByte: raw & 0xFF | transliterated)))
                     }
                 }

@@ -149,48 +149,32 @@ extension SearchEngine {
             defer { hitMaps.giveBack(found) }
             added.reserveCapacity(2 * wanted)
             let latinWord = !bytes.contains { $0 >= 0x80 }
-            // (Asked once a hit is inside a foreign name's word: see `MatchContext.matchText`.)
+            // (Asked once a hit is inside a foreign name's word: see `MatchContext.matchText`.
+            // These are captured by the closure below alone, not by local functions: a variable
+            // captured so is allocated on the heap, each call.)
             var namesAnEntity: Bool? = nil
-            func isNamingAnEntity() -> Bool {
-                if namesAnEntity == nil { namesAnEntity = exactKey.map(index.isNeutralName) ?? false }
-                return namesAnEntity!
-            }
-            // A key holding the word further in, first at `offset` (after a space: at a later
+            // Each key holding the word further in, first at `offset` (after a space: at a later
             // word's start).
-            func addNames(of key: Int, offset: Int, afterSpace: Bool) {
+            index.forEachKeyContaining(bytes, skipping: keyRange, laterWords: false, wholeNamesOnly: latinWord) { key, offset, afterSpace in
                 let position = IndexSnapshot.containment(offset: offset, afterSpace: afterSpace)
                 for p in index.postingRange(key: key) {
                     let raw = index.postings[p]
                     guard Posting.holdsInside(raw, latinTerm: latinWord) else { continue }
                     // (A word equal to a slug or synonym: no hit inside a foreign name's word.)
-                    if position == .substring, Posting.languageMiss(raw, display: PrefixTops.language) != 0, isNamingAnEntity() { continue }
+                    if position == .substring, Posting.languageMiss(raw, display: PrefixTops.language) != 0 {
+                        if namesAnEntity == nil { namesAnEntity = exactKey.map(index.isNeutralName) ?? false }
+                        if namesAnEntity! { continue }
+                    }
                     found.record(Int(raw >> 8), Hit(raw: 0))
                     if let position {
                         let entry = Self.insideEntry(raw, position)
                         if entry < cutoff { added.append(entry) }
                     }
                 }
-                if wanted > 0 && added.count - insideStart >= 4 * wanted { keepWindowOfInside() }
-            }
-            // Once the names found further in are many (a short list: "end" is inside
-            // thousands of names), only the best entry of each of the window's worth of their
-            // documents is kept: the last of those bounds what may still enter. (The runs
-            // before them stay as they are: with their boundaries moved here, the search
-            // made two more allocations.)
-            func keepWindowOfInside() {
-                Self.sortTail(&added, from: insideStart)
-                var kept = insideStart
-                for i in insideStart..<added.count where kept - insideStart < wanted {
-                    let doc = PrefixTops.doc(added[i])
-                    if !added[insideStart..<kept].contains(where: { PrefixTops.doc($0) == doc }) {
-                        added[kept] = added[i]
-                        kept += 1
-                    }
+                if wanted > 0 && added.count - insideStart >= 4 * wanted {
+                    Self.keepWindowOfInside(&added, from: insideStart, wanted: wanted, cutoff: &cutoff)
                 }
-                added.removeSubrange(kept...)
-                if kept - insideStart == wanted { cutoff = min(cutoff, added[kept - 1]) }
             }
-            index.forEachKeyContaining(bytes, skipping: keyRange, laterWords: false, wholeNamesOnly: latinWord, addNames)
             // Those outside the range: each looked up in its own postings, or, when the
             // range has few postings beside the documents found ("end" is in thousands of
             // names, few start with it), the range's documents marked first.
@@ -230,6 +214,25 @@ extension SearchEngine {
         let list = index.tops.names(node)
         guard !list.isEmpty, list.count >= wanted || list.count < PrefixTops.capacity else { return nil }
         return (node, list)
+    }
+
+    /// Once the names found further in are many (a short list: "end" is inside thousands of
+    /// names), `answerFromTops` keeps only the best entry of each of the window's worth of
+    /// their documents (`entries` from `start` on): the last of those bounds what may still
+    /// enter (`cutoff`). (The runs before them stay as they are: with their boundaries moved
+    /// here, the search made two more allocations.)
+    static func keepWindowOfInside(_ entries: inout [UInt32], from start: Int, wanted: Int, cutoff: inout UInt32) {
+        sortTail(&entries, from: start)
+        var kept = start
+        for i in start..<entries.count where kept - start < wanted {
+            let doc = PrefixTops.doc(entries[i])
+            if !entries[start..<kept].contains(where: { PrefixTops.doc($0) == doc }) {
+                entries[kept] = entries[i]
+                kept += 1
+            }
+        }
+        entries.removeSubrange(kept...)
+        if kept - start == wanted { cutoff = min(cutoff, entries[kept - 1]) }
     }
 
     /// Sorts `entries` from `start` on, in place (the runs before it stay).
