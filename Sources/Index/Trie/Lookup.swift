@@ -106,6 +106,13 @@ extension IndexSnapshot {
         neutralNames[key >> 6] >> UInt64(key & 63) & 1 != 0
     }
 
+    /// Whether a text of `length` bytes, whose keys (those starting with it) are `range`, is
+    /// itself such a name: the range's first key, the shortest, is the text.
+    public func isNeutralName(text range: Range<Int>, length: Int) -> Bool {
+        guard let first = range.first else { return false }
+        return keys.length(first) == length && isNeutralName(key: first)
+    }
+
     /// The bits `isNeutralName` reads, from the keys' postings.
     static func neutralNameBits(postingStart: [UInt32], postings: [UInt32]) -> [UInt64] {
         let keyCount = postingStart.count - 1

@@ -280,7 +280,7 @@ struct MatchContext {
                         let rank = HitRank.inside(posting: raw, position: position.rawValue, display: display)
                         if HitRank.isWeak(rank) {
                             if namesAnEntity == nil {
-                                namesAnEntity = range.first.map { index.keys.length($0) == bytes.count && index.isNeutralName(key: $0) } ?? false
+                                namesAnEntity = index.isNeutralName(text: range, length: bytes.count)
                             }
                             if namesAnEntity! { continue }
                         }

@@ -110,9 +110,7 @@ extension MatchContext {
             Posting.holdsInside(entry, latinTerm: latinTerm) && !(displayOnly && Posting.languageMiss(entry, display: display) != 0)
         }
         // (As `matchText`: a term equal to a slug or synonym, nothing inside foreign names' words.)
-        func namesAnEntity() -> Bool {
-            !keys.isEmpty && index.keys.length(keys.lowerBound) == bytes.count && index.isNeutralName(key: keys.lowerBound)
-        }
+        func namesAnEntity() -> Bool { index.isNeutralName(text: keys, length: bytes.count) }
         let start = Int(tops.docKeyStart[doc])
         return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: end - start) { names in
             // The names to search, their keys asked for at once before any is searched (each is

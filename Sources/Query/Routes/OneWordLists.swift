@@ -162,7 +162,7 @@ extension SearchEngine {
                     guard Posting.holdsInside(raw, latinTerm: latinWord) else { continue }
                     // (A word equal to a slug or synonym: no hit inside a foreign name's word.)
                     if position == .substring, Posting.languageMiss(raw, display: PrefixTops.language) != 0 {
-                        if namesAnEntity == nil { namesAnEntity = exactKey.map(index.isNeutralName) ?? false }
+                        if namesAnEntity == nil { namesAnEntity = index.isNeutralName(text: keyRange, length: bytes.count) }
                         if namesAnEntity! { continue }
                     }
                     found.record(Int(raw >> 8), Hit(raw: 0))

@@ -58,6 +58,19 @@ struct IndexSnapshotTests {
         #expect(index.isNeutralName(key: pikachu), "the slug 'pikachu' is a whole name of no language")
     }
 
+    /// A text is a neutral name where the first (shortest) key starting with it is the text
+    /// and such a name: "pikachu" is, "pikach" (which starts it) is not.
+    @Test func aTextIsANeutralNameOnlyAsAWholeKey() throws {
+        let index = Fixture.engine.index
+        func isNeutral(_ text: String) throws -> Bool {
+            let node = try #require(index.prefixNode(Array(text.utf8)), "no key starts with '\(text)'")
+            return index.isNeutralName(text: index.nodeKeys(node), length: text.utf8.count)
+        }
+        #expect(try isNeutral("pikachu"))
+        #expect(try !isNeutral("pikach"))
+        #expect(!index.isNeutralName(text: 0..<0, length: 0))
+    }
+
     @Test func sampleHeadsOfTheWrongCountAreRefused() {
         let suffixes = Fixture.engine.index.suffixes
         #expect(Self.rebuilt(suffixes: suffixes).isConsistent)
