@@ -153,12 +153,11 @@ extension MatchContext {
         // (a type word beside a name's start, "ghost roamin"), and a search of one edit before
         // one of two read much of the trie twice.
         let matches = index.typoMatches(scalars, maxEdits: edits, editsWithin: editsWithin, steps: &budget.typoSteps)
-        // (A pass reads only the matches it adds: those of fewer edits recorded nothing.)
-        var fewest = 0
+        // (A pass reads only the matches it adds: those of fewer edits recorded nothing. The
+        // first takes the run as typed too, a key's start: "perishsong".)
         for allowed in 1...edits {
-            defer { fewest = allowed + 1 }
             var found = false
-            for match in matches where (fewest...allowed).contains(match.distance) {
+            for match in matches where match.distance == allowed || (allowed == 1 && match.distance == 0) {
                 budget.postings -= Int(index.postingStart[match.keys.upperBound] - index.postingStart[match.keys.lowerBound])
                 for key in match.keys {
                     let exact = index.keys.length(key) == match.length
