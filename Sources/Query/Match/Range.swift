@@ -48,8 +48,7 @@ extension MatchContext {
             }
         }
         guard let scope else { return record(scoped: false) }
-        let postings = Int(index.postingStart[range.upperBound] - index.postingStart[range.lowerBound])
-        guard postings > Self.postingsPerScopedDocument * scope.count else { return record(scoped: true) }
+        guard readsOnDocuments(range, within: scope) else { return record(scoped: true) }
         for doc in scope.docs {
             index.tops.forEachEntry(of: Int(doc), in: range) { key, entry in
                 let exact = length.map { index.keys.length(key) == $0 } ?? false
@@ -58,6 +57,13 @@ extension MatchContext {
                 return true
             }
         }
+    }
+
+    /// Whether `recordRange` reads a range on the scope's documents' own postings: where it has
+    /// more than `postingsPerScopedDocument` postings for each of them.
+    func readsOnDocuments(_ range: Range<Int>, within scope: HitMap?) -> Bool {
+        guard let scope else { return false }
+        return Int(index.postingStart[range.upperBound] - index.postingStart[range.lowerBound]) > Self.postingsPerScopedDocument * scope.count
     }
 
     /// A scoped range is read on its documents' own postings (`recordRange`) when it has more

@@ -85,7 +85,7 @@ extension MatchContext {
             // ends, and the fewest edits of it and those around it.
             withUnsafeTemporaryAllocation(of: (end: Int, fewestEdits: Int).self, capacity: matches.count) { around in
                 var depth = 0
-                for match in matches {
+                for (m, match) in matches.enumerated() {
                     let first = match.keys.lowerBound
                     let whole = index.keys.length(first) == match.length
                     if listed, let names = allNames(match.node) {
@@ -104,9 +104,23 @@ extension MatchContext {
                     guard fewestAround > match.distance || whole else { continue }
                     // (In one pass: the whole word's key first, exact, the others as prefixes.)
                     let keys = fewestAround > match.distance ? match.keys : first..<first + 1
-                    recordRange(keys, length: whole ? match.length : nil, wholeWord: false, phrase: false, fields: fields,
-                                restriction: restriction, queryTransliterated: false, typos: match.distance, within: scope,
-                                into: hits)
+                    func record(_ keys: Range<Int>) {
+                        recordRange(keys, length: whole ? match.length : nil, wholeWord: false, phrase: false, fields: fields,
+                                    restriction: restriction, queryTransliterated: false, typos: match.distance, within: scope,
+                                    into: hits)
+                    }
+                    // Less the ranges inside it within fewer edits, whose keys those record, better
+                    // ("char", the term itself, inside "cha", an edit from it): but where the
+                    // range is read on the scope's documents, each read of a part costs as much.
+                    guard keys.count > 1, !readsOnDocuments(keys, within: scope) else { record(keys); continue }
+                    var start = keys.lowerBound
+                    for inner in matches[(m + 1)...] {
+                        guard inner.keys.lowerBound < keys.upperBound else { break }
+                        guard inner.distance < match.distance, inner.keys.lowerBound >= start else { continue }
+                        if inner.keys.lowerBound > start { record(start..<inner.keys.lowerBound) }
+                        start = inner.keys.upperBound
+                    }
+                    if start < keys.upperBound { record(start..<keys.upperBound) }
                 }
             }
             if hits.count > hitsBefore { return }
