@@ -60,8 +60,11 @@ struct MatchContext {
     /// typo budget ("Gengar"); failing both (non-Latin text), through its Latin
     /// transliteration. `located`: the term's text located already.
     func match(_ term: Term, allowTypos: Bool, located: TermNode? = nil) throws -> HitMap {
-        guard let typeWords, keepsHits(of: term, typeWords) else { return try matchAnew(term, allowTypos: allowTypos, located: located) }
-        if let entry = typeWords.entry(term.text, display: displayLanguage) {
+        let located = located ?? locate(term)
+        guard let typeWords, let word = keptWord(term, located, typeWords) else {
+            return try matchAnew(term, allowTypos: allowTypos, located: located)
+        }
+        if let entry = typeWords.entry(word, display: displayLanguage) {
             let hits = lease.newMap()
             for packed in entry.hits { hits.record(Int(packed >> 32), Hit(raw: UInt32(truncatingIfNeeded: packed))) }
             budget.postings -= entry.postings
@@ -69,14 +72,17 @@ struct MatchContext {
         }
         let before = budget.postings
         let hits = try matchAnew(term, allowTypos: allowTypos, located: located)
-        if !budget.isSpent { typeWords.keep(term.text, display: displayLanguage, hits, postings: before - budget.postings) }
+        if !budget.isSpent { typeWords.keep(word, display: displayLanguage, hits, postings: before - budget.postings) }
         return hits
     }
 
-    /// Whether a term's hits are kept from one query to the next (`TypeWordHits`): a word
-    /// naming a type, in a search, in any language. (A completion matches fields otherwise.)
-    func keepsHits(of term: Term, _ typeWords: TypeWordHits) -> Bool {
-        !completion && term.shape == .word && term.language == nil && languageRestriction == nil && typeWords.holds(term.text)
+    /// The number of a term's word in `typeWords` where its hits are kept from one query to
+    /// the next: a word naming a type, in a search, in any language (a completion matches
+    /// fields otherwise). `located`: the term's text located.
+    func keptWord(_ term: Term, _ located: TermNode?, _ typeWords: TypeWordHits) -> Int? {
+        guard !completion, term.shape == .word, term.language == nil, languageRestriction == nil, let located,
+              let node = located.node, let key = index.keyEqualToPrefix(of: node, length: located.length) else { return nil }
+        return typeWords.number(ofKey: key)
     }
 
     /// A term's hits, matched (see `match`).

@@ -78,7 +78,7 @@ extension MatchContext {
         guard term.shape == .word || term.shape == .wholeWord, term.language == nil, languageRestriction == nil,
               let node = located.node else { return nil }
         // A type word's kept hits cost less than reading it on candidates.
-        if let typeWords, keepsHits(of: term, typeWords) { return nil }
+        if let typeWords, keptWord(term, located, typeWords) != nil { return nil }
         // A listed word is matched in full at the cost of its list.
         if namesListed(term, located) != nil { return nil }
         let keys: Range<Int>

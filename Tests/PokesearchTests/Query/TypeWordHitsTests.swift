@@ -7,19 +7,35 @@ import Testing
 /// anew gives, in each display language, and charge the query's budget the same.
 @Suite("Type words' kept hits")
 struct TypeWordHitsTests {
+    /// The words kept, as text.
+    static func words(_ typeWords: TypeWordHits, _ index: IndexSnapshot) -> [String] {
+        typeWords.keys.map { index.keyString(Int($0)) }
+    }
+
+    /// The number `match` keeps a word's hits under: a search's word term, located as a query's is.
+    static func keptWord(_ word: String, _ typeWords: TypeWordHits, _ index: IndexSnapshot) -> Int? {
+        let context = MatchContext(index: index, displayLanguage: 0, languageRestriction: nil, completion: false,
+                                   typedAfterOthers: false, readsLists: true, lease: Fixture.engine.hitMaps.lease())
+        let term = Term(text: word, raw: word, shape: .word, language: nil, position: 0)
+        return context.keptWord(term, context.locate(term), typeWords)
+    }
+
     @Test func theWordsKeptAreTheTypesNamesInEveryLanguage() throws {
         let engine = Fixture.engine
         let typeWords = TypeWordHits(index: engine.index)
-        let words = typeWords.words
+        let words = Self.words(typeWords, engine.index)
         for word in ["fire", "feu", "feuer", "fuoco", "normal", "ground", "sol", "psychic", "psy", "dragon"] {
-            #expect(words[word] != nil && typeWords.holds(word), "'\(word)'")
+            #expect(words.contains(word) && Self.keptWord(word, typeWords, engine.index) != nil, "'\(word)'")
         }
-        for word in ["pikachu", "fir", "blaze", "fires", "", "normalize"] { #expect(words[word] == nil && !typeWords.holds(word), "'\(word)'") }
-        #expect(words.keys.allSatisfy(typeWords.holds))
+        for word in ["pikachu", "fir", "blaze", "fires", "", "normalize"] {
+            #expect(!words.contains(word) && Self.keptWord(word, typeWords, engine.index) == nil, "'\(word)'")
+        }
+        // Each word is kept under its own number.
+        #expect(words.indices.allSatisfy { Self.keptWord(words[$0], typeWords, engine.index) == $0 })
         // Every word kept is one `type:` takes, so no other word's hits are kept.
         let context = MatchContext(index: engine.index, displayLanguage: 0, languageRestriction: nil, completion: false,
                                    typedAfterOthers: false, readsLists: true, lease: engine.hitMaps.lease())
-        let notTypes = words.keys.filter { context.typeNamed($0) == nil }
+        let notTypes = words.filter { context.typeNamed($0) == nil }
         #expect(notTypes.isEmpty, "\(notTypes.sorted().prefix(5))")
         #expect(words.count > 18)
     }
@@ -36,7 +52,7 @@ struct TypeWordHitsTests {
         #expect(names.count > 18 * 10, "\(names.count) names of types")
         for name in names {
             for word in Set([name.folded, name.compact]) where !word.isEmpty {
-                #expect(typeWords.holds(word), "'\(word)' (\(index.slug(name.doc)))")
+                #expect(Self.keptWord(word, typeWords, index) != nil, "'\(word)' (\(index.slug(name.doc)))")
                 #expect(context.typeNamed(word).map { index.typeSlugs[Int($0)] } == index.slug(name.doc), "'\(word)'")
             }
         }
@@ -47,7 +63,7 @@ struct TypeWordHitsTests {
         let engine = Fixture.engine
         let index = engine.index
         let typeWords = TypeWordHits(index: index)
-        for word in typeWords.words.keys.sorted() {
+        for (number, word) in Self.words(typeWords, index).enumerated() {
             let term = Term(text: word, raw: word, shape: .word, language: nil, position: 0)
             func context(_ kept: TypeWordHits?) -> MatchContext {
                 MatchContext(index: index, displayLanguage: display, languageRestriction: nil, completion: false,
@@ -55,9 +71,9 @@ struct TypeWordHitsTests {
             }
             let anew = context(nil), matching = context(typeWords), reading = context(typeWords)
             let expected = try anew.match(term, allowTypos: true)
-            #expect(typeWords.entry(word, display: display) == nil)
+            #expect(typeWords.entry(number, display: display) == nil)
             let matched = try matching.match(term, allowTypos: true)
-            #expect(typeWords.entry(word, display: display) != nil, "'\(word)' kept once matched")
+            #expect(typeWords.entry(number, display: display) != nil, "'\(word)' kept once matched")
             let read = try reading.match(term, allowTypos: true)
             for hits in [matched, read] {
                 let differing = (0..<index.docCount).filter { hits.best[$0] != expected.best[$0] }
@@ -78,7 +94,7 @@ struct TypeWordHitsTests {
         #expect(context.deferrable(term, try #require(context.locate(term))) == nil)
         let completing = MatchContext(index: engine.index, displayLanguage: 0, languageRestriction: nil, completion: true,
                                       typedAfterOthers: true, readsLists: true, lease: engine.hitMaps.lease(), typeWords: engine.typeWords)
-        #expect(!completing.keepsHits(of: term, engine.typeWords))
+        #expect(completing.keptWord(term, completing.locate(term), engine.typeWords) == nil)
         let unkept = MatchContext(index: engine.index, displayLanguage: 0, languageRestriction: nil, completion: false,
                                   typedAfterOthers: false, readsLists: true, lease: engine.hitMaps.lease())
         #expect(unkept.deferrable(term, try #require(unkept.locate(term))) != nil)
