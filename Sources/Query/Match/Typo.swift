@@ -129,9 +129,9 @@ extension MatchContext {
 
     /// Whether a term is itself a whole word of some name or field (its text is a key):
     /// such a term is taken as typed (no typo candidates beside its hits, no hits inside
-    /// words of names in other languages). `located`: its text located already.
-    func isWholeWord(_ term: Term, _ located: TermNode?) -> Bool {
-        guard let located = located ?? locate(term), let node = located.node else { return false }
+    /// words of names in other languages). `located`: its text located (nil: a wildcard's).
+    func isWholeWord(_ located: TermNode?) -> Bool {
+        guard let located, let node = located.node else { return false }
         return index.keyEqualToPrefix(of: node, length: located.length) != nil
     }
 

@@ -232,7 +232,8 @@ extension SearchEngine {
             && candidates.allSatisfy { HitRank.miss(slots[0].hits!.best[Int($0)] >> 8) != 0 }
         let pageFilled = (!severalWords && !foundOnlyAbroad) || completion
             || Self.strongCount(candidates, slots, upTo: wanted) >= wanted
-        let typedAsMeant = pageFilled ? [] : slots.map { context.isWholeWord(parsed.term($0.clause), $0.located) }
+        // (A slot's term copied only where its text was not located: copying one costs more.)
+        let typedAsMeant = pageFilled ? [] : slots.map { context.isWholeWord($0.located ?? context.locate(parsed.term($0.clause))) }
         // Nothing to look for where some document has every term and each is a word as typed
         // (a whole name of several words: "max overgrowth"), or the terms together are a
         // name's words as typed (`isKey`).
