@@ -63,7 +63,8 @@ extension MatchContext {
     /// more than `postingsPerScopedDocument` postings for each of them.
     func readsOnDocuments(_ range: Range<Int>, within scope: HitMap?) -> Bool {
         guard let scope else { return false }
-        return Int(index.postingStart[range.upperBound] - index.postingStart[range.lowerBound]) > Self.postingsPerScopedDocument * scope.count
+        let postings = Int(index.postingStart[range.upperBound] - index.postingStart[range.lowerBound])
+        return postings > Self.postingsPerScopedDocument * scope.count
     }
 
     /// A scoped range is read on its documents' own postings (`recordRange`) when it has more

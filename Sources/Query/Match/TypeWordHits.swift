@@ -10,9 +10,9 @@ import Locking
 /// search engine's cache of frequent filters: the words are a closed set (the types' slugs
 /// and names in every language), a few kilobytes each per display language.
 final class TypeWordHits: Sendable {
-    /// The keys of the words whose hits are kept (folded), sorted: a word's number, for the
-    /// keys of `kept`, is its place here. A term's key is found in the trie anyway, so telling
-    /// whether it is such a word costs a search of these, not a hash of its text.
+    /// The keys of the words whose hits are kept (folded), sorted: a word's number (what
+    /// `kept` files its entries by) is its place here. A term's key is found in the trie anyway,
+    /// so telling whether it is such a word costs a search of these, not a hash of its text.
     let keys: [Int32]
     struct Entry: Sendable {
         /// Each document hit: document << 32 | hit.
