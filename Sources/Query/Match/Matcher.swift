@@ -80,8 +80,8 @@ struct MatchContext {
     /// the next: a word naming a type, in a search, in any language (a completion matches
     /// fields otherwise). `located`: the term's text located.
     func keptWord(_ term: Term, _ located: TermNode?, _ typeWords: TypeWordHits) -> Int? {
-        guard !completion, term.shape == .word, term.language == nil, languageRestriction == nil, let located,
-              let node = located.node, let key = index.keyEqualToPrefix(of: node, length: located.length) else { return nil }
+        guard !completion, term.shape == .word, term.language == nil, languageRestriction == nil,
+              let key = wholeKey(located) else { return nil }
         return typeWords.number(ofKey: key)
     }
 

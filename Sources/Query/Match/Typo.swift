@@ -130,9 +130,12 @@ extension MatchContext {
     /// Whether a term is itself a whole word of some name or field (its text is a key):
     /// such a term is taken as typed (no typo candidates beside its hits, no hits inside
     /// words of names in other languages). `located`: its text located (nil: a wildcard's).
-    func isWholeWord(_ located: TermNode?) -> Bool {
-        guard let located, let node = located.node else { return false }
-        return index.keyEqualToPrefix(of: node, length: located.length) != nil
+    func isWholeWord(_ located: TermNode?) -> Bool { wholeKey(located) != nil }
+
+    /// The key equal to a located text (nil: no key is, or the text was not located).
+    func wholeKey(_ located: TermNode?) -> Int? {
+        guard let located, let node = located.node else { return nil }
+        return index.keyEqualToPrefix(of: node, length: located.length)
     }
 
     /// Whether a text (terms' texts, a space between each) is a key: a name's words as typed,
@@ -140,10 +143,7 @@ extension MatchContext {
     /// Libre's Japanese name: "マスクド ピカチュウ" starts no name).
     func isKey(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            guard let node = locate(bytes).node else { return false }
-            return index.keyEqualToPrefix(of: node, length: bytes.count) != nil
-        }
+        return text.withUTF8 { wholeKey(locate($0)) != nil }
     }
 
     /// Typo hits of a run of terms read as one word (`text`, their texts run together: "perish

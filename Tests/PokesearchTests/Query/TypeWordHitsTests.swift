@@ -30,6 +30,11 @@ struct TypeWordHitsTests {
         for word in ["pikachu", "fir", "blaze", "fires", "", "normalize"] {
             #expect(!words.contains(word) && Self.keptWord(word, typeWords, engine.index) == nil, "'\(word)'")
         }
+        // Every type's slug is kept: the slugs are found in the trie by their text, apart from
+        // the names (a slug no key equals would be left out).
+        let slugs = engine.index.foldedTypeSlugs
+        #expect(slugs.count >= 18 && slugs.allSatisfy { Self.keptWord($0, typeWords, engine.index) != nil },
+                "\(slugs.filter { Self.keptWord($0, typeWords, engine.index) == nil })")
         // Each word is kept under its own number.
         #expect(words.indices.allSatisfy { Self.keptWord(words[$0], typeWords, engine.index) == $0 })
         // Every word kept is one `type:` takes, so no other word's hits are kept.
