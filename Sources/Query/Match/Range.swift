@@ -32,18 +32,28 @@ extension MatchContext {
         }
         // (One loop, made twice by inlining: the unscoped one, every query's, tests nothing more.)
         @inline(__always) func record(scoped: Bool) {
+            guard !range.isEmpty else { return }
             index.postings.withUnsafeBufferPointer { postings in
                 index.postingStart.withUnsafeBufferPointer { starts in
-                    for key in range {
-                        let exact = length.map { index.keys.length(key) == $0 } ?? false
-                        if wholeWord && !exact { break } // the exact key sorts first in its range
+                    @inline(__always) func recordPostings(_ postingRange: Range<Int>, exact: Bool) {
                         let skipsFields = Self.skipsFields(fields, exact: exact)
-                        for p in Int(starts[key])..<Int(starts[key + 1]) {
+                        for p in postingRange {
                             let raw = postings[p]
                             if scoped && !scope.unsafelyUnwrapped.contains(Int(raw >> 8)) { continue }
                             consider(raw, doc: Int(raw >> 8), exact: exact, skipsFields: skipsFields)
                         }
                     }
+                    // Only the first key can equal the text (it sorts first in its range): the
+                    // others' postings, side by side, are read in one loop, not key by key (a
+                    // short typo's ranges hold thousands of keys of a few postings each).
+                    var rest = range.lowerBound
+                    if let length, index.keys.length(rest) == length {
+                        recordPostings(Int(starts[rest])..<Int(starts[rest + 1]), exact: true)
+                        rest += 1
+                    }
+                    // A whole word matches the equal key alone.
+                    guard !wholeWord else { return }
+                    recordPostings(Int(starts[rest])..<Int(starts[range.upperBound]), exact: false)
                 }
             }
         }
