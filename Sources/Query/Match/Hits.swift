@@ -144,6 +144,19 @@ struct HitMap: @unchecked Sendable {
         if hit.raw < current { best[doc] = hit.raw }
     }
 
+    /// Fills an empty map with hits on distinct documents, each packed as document << 32 |
+    /// hit (a type word's kept hits, thousands, copied in every search naming a type: with
+    /// no document seen twice there is nothing to compare).
+    func fill(distinct packed: [UInt64]) {
+        precondition(isEmpty, "a hit map filled while it holds hits")
+        for (i, entry) in packed.enumerated() {
+            let doc = Int(truncatingIfNeeded: entry >> 32)
+            touched[i] = Int32(truncatingIfNeeded: doc)
+            best[doc] = UInt32(truncatingIfNeeded: entry)
+        }
+        state.pointee.count = packed.count
+    }
+
     /// The documents hit, in the order first hit.
     var docs: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(start: touched, count: count) }
 

@@ -66,7 +66,7 @@ struct MatchContext {
         }
         if let entry = typeWords.entry(word, display: displayLanguage) {
             let hits = lease.newMap()
-            for packed in entry.hits { hits.record(Int(packed >> 32), Hit(raw: UInt32(truncatingIfNeeded: packed))) }
+            hits.fill(distinct: entry.hits)
             budget.postings -= entry.postings
             return hits
         }

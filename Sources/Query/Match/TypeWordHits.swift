@@ -15,7 +15,7 @@ final class TypeWordHits: Sendable {
     /// so telling whether it is such a word costs a search of these, not a hash of its text.
     let keys: [Int32]
     struct Entry: Sendable {
-        /// Each document hit: document << 32 | hit.
+        /// Each document hit, once: document << 32 | hit.
         let hits: [UInt64]
         /// What matching the word charged the query's budget (charged again when read).
         let postings: Int
