@@ -144,9 +144,15 @@ struct HitMap: @unchecked Sendable {
         if hit.raw < current { best[doc] = hit.raw }
     }
 
-    /// Fills an empty map with hits on distinct documents, each packed as document << 32 |
-    /// hit (a type word's kept hits, thousands, copied in every search naming a type: with
-    /// no document seen twice there is nothing to compare).
+    /// The hits, each packed as document << 32 | hit, in the order first hit: each document
+    /// once, as `fill(distinct:)` takes them back (a type word's kept hits).
+    var packed: [UInt64] {
+        docs.map { UInt64(UInt32(bitPattern: $0)) << 32 | UInt64(best[Int($0)]) }
+    }
+
+    /// Fills an empty map with hits on distinct documents, packed as `packed` gives them (a
+    /// type word's kept hits, thousands, copied in every search naming a type: with no
+    /// document seen twice there is nothing to compare).
     func fill(distinct packed: [UInt64]) {
         precondition(isEmpty, "a hit map filled while it holds hits")
         for (i, entry) in packed.enumerated() {

@@ -15,7 +15,7 @@ final class TypeWordHits: Sendable {
     /// so telling whether it is such a word costs a search of these, not a hash of its text.
     let keys: [Int32]
     struct Entry: Sendable {
-        /// Each document hit, once: document << 32 | hit.
+        /// Each document hit, once (`HitMap.packed`).
         let hits: [UInt64]
         /// What matching the word charged the query's budget (charged again when read).
         let postings: Int
@@ -51,10 +51,7 @@ final class TypeWordHits: Sendable {
 
     /// Keeps a word's hits (`matched`) for a display language.
     func keep(_ number: Int, display: Int, _ matched: HitMap, postings: Int) {
-        var hits: [UInt64] = []
-        hits.reserveCapacity(matched.count)
-        for doc in matched.docs { hits.append(UInt64(UInt32(doc)) << 32 | UInt64(matched.best[Int(doc)])) }
-        let entry = Entry(hits: hits, postings: postings)
+        let entry = Entry(hits: matched.packed, postings: postings)
         kept.withLock { $0[number << 8 | display] = entry }
     }
 }
