@@ -217,11 +217,16 @@ struct TypoSearchTests {
     /// read as written: `typoMatches(editsWithin:)`): every key found is one the whole
     /// term's budget finds, never nearer than it; every key whose prefix is the term with its
     /// window alone edited is found, at most that far. A window at the start with four
-    /// letters or more after it is looked up by that rest in the suffix array.
+    /// letters or more after it is looked up by that rest in the suffix array. A window that
+    /// ends the term finds each key exactly that far, and read whole (a match as long as the
+    /// key) where the whole key is as near: what ranks it as the whole word within those
+    /// edits (`MatchContext.addRunTypos`). A window short enough leaves the part before it
+    /// as a match of its own ("dragondr": "dragon", both letters of "dr" deleted).
     @Test(.tags(.exhaustive), arguments: Exhaustive.sample([("watersead", 5..<9), ("seadpoison", 0..<4), ("groundmarorock", 6..<10),
                                                            ("perishsog", 6..<9), ("firecha", 4..<7), ("tyenull", 0..<3),
                                                            ("pikaxhu", 0..<2), ("pikaxhu", 3..<7), ("charixard", 0..<3),
-                                                           ("avalugown", 0..<6), ("roaminrun", 0..<9)], oneIn: 3))
+                                                           ("avalugown", 0..<6), ("roaminrun", 0..<9), ("grassbellos", 5..<11),
+                                                           ("ghostroamin", 5..<11), ("dragondr", 6..<8), ("pokeball", 4..<8)], oneIn: 3))
     func editsWithinAWindowFindWhatABruteForceFinds(_ word: String, _ window: Range<Int>) throws {
         let index = Fixture.engine.index
         let term = word.unicodeScalars.map(\.value)
@@ -229,9 +234,14 @@ struct TypoSearchTests {
         for maxEdits in [1, 2] {
             var steps = Int.max
             var found: [Int: Int] = [:]
-            for match in index.typoMatches(term, maxEdits: maxEdits, editsWithin: window, steps: &steps) {
+            let matches = index.typoMatches(term, maxEdits: maxEdits, editsWithin: window, steps: &steps)
+            for match in matches {
                 Self.expectPathHolds(match, term)
                 for key in match.keys { found[key] = min(found[key] ?? .max, match.distance) }
+            }
+            // Whether a key was found read whole at its nearest.
+            func foundWhole(_ key: Int) -> Bool {
+                matches.contains { $0.keys.contains(key) && $0.distance == found[key] && $0.length == index.keys.length(key) }
             }
             for (key, comparable) in Self.keyASCIIStarts.enumerated() {
                 let whole = Self.prefixDistance(comparable, term, budget: maxEdits)
@@ -245,6 +255,12 @@ struct TypoSearchTests {
                 var windowed: Int? = nil
                 if after.isEmpty {
                     windowed = Self.prefixDistance(rest, inside, budget: maxEdits)
+                    if let windowed {
+                        #expect(found[key] == windowed, "'\(word)' found \(index.keyString(key)) at \(found[key] ?? -1), not \(windowed)")
+                        let readWhole = comparable.count == Self.keyScalars[key].count
+                            && Self.distance(rest, inside, budget: maxEdits) == windowed
+                        #expect(foundWhole(key) == readWhole, "'\(word)': \(index.keyString(key)) read whole within \(windowed)")
+                    }
                 } else {
                     for length in max(0, inside.count - maxEdits)...(inside.count + maxEdits) where length + after.count <= rest.count {
                         guard Array(rest[length..<length + after.count]) == after,
