@@ -37,7 +37,8 @@ public typealias TypoMatch = (keys: Range<Int>, node: Int, distance: Int, length
 /// budget makes its last edit at or after the first half's last scalar, or leaves the rest
 /// as written. The enumeration takes the first case; the second is looked up through the
 /// suffix array by the rest, which then appears exactly in a key within the budget of where
-/// the half ends (`runExactTail`).
+/// the half ends (`runExactTail`). Edits only within a window after a part read as written
+/// that starts few keys are counted on each of those keys instead (`measureKeys`).
 ///
 /// Other terms (kana, hangul, accented letters: scalars of several bytes, which may span
 /// edges) are searched by a depth-first walk one Unicode scalar at a time, running a
@@ -264,6 +265,15 @@ struct TypoSearch {
             // where the rest is in few keys (`fewOccurrences`); not by making edits near the
             // root, or after the part before the window on every key it starts
             // ("dragonjangbulletproof": the "dragon" keys, hundreds, few holding "bulletproof").
+            // After a part before the window that starts few keys, each of them is measured.
+            if editsWithin.lowerBound > 0 {
+                let head = index.withTrie { trie in trie.descend(from: 0, at: 0, through: term[..<editsWithin.lowerBound]) }
+                guard let head else { return }
+                if index.nodeKeys(head.node).count <= Self.fewKeysAfterHead {
+                    measureKeys(after: head, termBytes: term)
+                    return
+                }
+            }
             let rest = UnsafeBufferPointer(rebasing: term[editsWithin.upperBound...])
             if !rest.isEmpty && editsWithin != 0..<term.count,
                editsWithin.lowerBound == 0 && rest.count >= 4
@@ -421,6 +431,9 @@ struct TypoSearch {
         var budget = self.budget
         let index = self.index
         let maxEdits = self.maxEdits
+        // Most paths share too few letters with the term to be within the budget: told from
+        // their letters alone, they are not measured.
+        let termLetters = Self.asciiLetters(UnsafeBufferPointer(rebasing: term[..<split])) ?? 0
         // The paths measured, kept in a small open-addressed table on the stack (a path's start
         // in the keys' bytes << 8 | its length; 0: empty): most keys holding the rest hold it
         // in the same few words ("thunder" in every name of a Thunder move), and a path
@@ -458,7 +471,8 @@ struct TypoSearch {
                         let path = UnsafeBufferPointer(rebasing: key[start..<(offset + rest.count)])
                         // (The rest is the term's, ASCII: only the bytes before it are asked.)
                         guard path.count >= head, head == 0 || memcmp(path.baseAddress!, term.baseAddress!, head) == 0,
-                              key[start..<offset].allSatisfy({ $0 < 0x80 }),
+                              let letters = Self.asciiLetters(UnsafeBufferPointer(rebasing: key[start..<offset])),
+                              Self.editsAtLeast(between: termLetters, and: letters) <= maxEdits,
                               !measuredBefore(path, at: range.lowerBound + start) else { continue }
                         budget -= path.count
                         // Measured between the part before the window and the rest, both as the
@@ -476,6 +490,97 @@ struct TypoSearch {
         self.found = found
         self.budget = budget
     }
+
+    /// The letters of an ASCII text as a set (bit `byte & 63` of each byte; letters of one
+    /// case are distinct bits, another byte may share one), nil for a text beyond ASCII.
+    @inline(__always) static func asciiLetters(_ text: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        var letters: UInt64 = 0, all: UInt8 = 0
+        for byte in text {
+            letters |= 1 &<< UInt64(byte & 63)
+            all |= byte
+        }
+        return all < 0x80 ? letters : nil
+    }
+
+    /// A lower bound on the edits between two texts, from their letter sets (`asciiLetters`):
+    /// each letter one has and the other lacks takes an edit of its own (a deletion or a
+    /// replacement of it, an insertion or a replacement by it), a transposition none.
+    @inline(__always) static func editsAtLeast(between a: UInt64, and b: UInt64) -> Int {
+        max((a & ~b).nonzeroBitCount, (b & ~a).nonzeroBitCount)
+    }
+
+    /// A window of edits after a part before it (`head`, the place that part leads to), the
+    /// rest after the window read as written, measured on each key starting with that part:
+    /// the edits between the window and each start of the key's next bytes (its ASCII start,
+    /// no longer than the window can reach within the budget) that the rest follows. Each key
+    /// within the budget is found at its fewest edits, and read whole too where the whole key
+    /// is within the budget (a whole key ranks as the whole word: `MatchContext.addRunTypos`),
+    /// each as a range of that key alone. What the enumeration finds down the trie from the
+    /// part before, where that part starts few keys: there every edit is tried at every
+    /// place of the window on every byte the trie has there, many times the bytes of the keys.
+    mutating func measureKeys(after head: TrieView.Place, termBytes term: UnsafeBufferPointer<UInt8>) {
+        let window = UnsafeBufferPointer(rebasing: term[editsWithin])
+        let rest = UnsafeBufferPointer(rebasing: term[editsWithin.upperBound...])
+        let headLength = editsWithin.lowerBound, maxEdits = self.maxEdits
+        // No key's bytes past the window's length and budget, and the rest, can be within it.
+        let reach = window.count + maxEdits + rest.count
+        let windowLetters = Self.asciiLetters(window) ?? 0
+        var found = self.found, budget = self.budget
+        index.withTrie { trie in
+            // Which of the window's bytes each ASCII byte equals (bit i: byte i).
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 128) { equal in
+                equal.initialize(repeating: 0)
+                for (i, byte) in window.enumerated() { equal[Int(byte)] |= 1 &<< UInt64(i) }
+                for key in trie.keys(head.node) {
+                    budget -= 1
+                    guard budget > 0 else { return }
+                    let keyStart = Int(trie.offsets[key]), keyLength = Int(trie.offsets[key + 1]) - keyStart
+                    let next = UnsafeBufferPointer(start: trie.bytes + keyStart + headLength, count: keyLength - headLength)
+                    var ascii = 0
+                    while ascii < min(next.count, reach) && next[ascii] < 0x80 { ascii += 1 }
+                    let start = UnsafeBufferPointer(rebasing: next[..<ascii])
+                    // Letters of the window the key's start lacks take an edit each (those of the
+                    // start the window lacks may lie past the path).
+                    guard (windowLetters & ~(Self.asciiLetters(start) ?? 0)).nonzeroBitCount <= maxEdits else { continue }
+                    budget -= ascii
+                    // The fewest edits of a path ending inside the key, and of the whole key.
+                    var nearest: (distance: Int, length: Int)? = nil
+                    var whole: Int? = nil
+                    func consider(_ aligned: Int, _ distance: Int) {
+                        let end = aligned + rest.count
+                        guard distance <= maxEdits, end <= ascii,
+                              rest.isEmpty || memcmp(start.baseAddress! + aligned, rest.baseAddress!, rest.count) == 0 else { return }
+                        if end == next.count { whole = distance }
+                        if distance < nearest?.distance ?? .max { nearest = (distance, end) }
+                    }
+                    consider(0, window.count)
+                    if !window.isEmpty {
+                        var column = OSAColumn(patternLength: window.count)
+                        for aligned in 0..<min(ascii, window.count + maxEdits) {
+                            column.step(equal[Int(start[aligned])])
+                            consider(aligned + 1, column.distance)
+                        }
+                    }
+                    guard let nearest else { continue }
+                    func report(_ distance: Int, length: Int) {
+                        let path = UnsafeBufferPointer(start: trie.bytes + keyStart + headLength, count: length)
+                        guard let end = trie.descend(from: head.node, at: head.position, through: path) else { return }
+                        found.append((key..<key + 1, end.node, distance, headLength + length))
+                    }
+                    if let whole { report(whole, length: next.count) }
+                    if nearest.length != next.count { report(nearest.distance, length: nearest.length) }
+                }
+            }
+        }
+        self.found = found
+        self.budget = budget
+    }
+
+    /// A window after a part before it is measured on each key that part starts
+    /// (`measureKeys`) when they are at most this many (tuned by instructions on the
+    /// benchmark's searches of several words that typos beside results slow most: a third as
+    /// many did worse, four times as many no better).
+    static let fewKeysAfterHead = 128
 
     /// The rest after a window of edits at the start is looked up in the suffix array when it
     /// has at most this many occurrences (or is four bytes or more): the enumeration would
@@ -496,26 +601,45 @@ struct TypoSearch {
     static let measuredSlots = 256
 
     /// The optimal-string-alignment distance between `a` and `b` (adjacent transpositions
-    /// count one), or nil past `atMost`. Bit-parallel (Hyyrö's algorithm with transpositions):
-    /// bit i of each word holds a difference between neighbouring cells of the table's column
-    /// for the shorter text's first i + 1 elements, all of them updated at once for each
-    /// element of the longer one, where the table computed a cell at a time cost several
-    /// times as much on the paths the split search measures. The shorter text holds at most
-    /// 64 elements (a term at most `maxTermLength` scalars). The project's one edit distance:
-    /// the tests measure typos with it too.
+    /// count one), or nil past `atMost`. Bit-parallel (`OSAColumn`: the shorter text's column,
+    /// the longer read element by element), where the table computed a cell at a time cost
+    /// several times as much on the paths the split search measures. The shorter text holds
+    /// at most 64 elements (a term at most `maxTermLength` scalars). The project's one edit
+    /// distance: the tests measure typos with it too.
     static func distance<Element: Equatable>(_ a: UnsafeBufferPointer<Element>, _ b: UnsafeBufferPointer<Element>, atMost limit: Int) -> Int? {
         guard abs(a.count - b.count) <= limit else { return nil }
         let (pattern, text) = a.count <= b.count ? (a, b) : (b, a)
         guard !pattern.isEmpty else { return text.count }
         precondition(pattern.count <= 64, "an edit distance between texts of more than 64 elements each")
-        let last = UInt64(1) << UInt64(pattern.count - 1)
-        // Vertical differences +1 and -1, the diagonal's zero differences, and the previous
-        // element's matches (for a transposition).
-        var positive = ~UInt64(0), negative: UInt64 = 0, zero: UInt64 = 0, previousMatches: UInt64 = 0
-        var distance = pattern.count
+        var column = OSAColumn(patternLength: pattern.count)
         for element in text {
             var matches: UInt64 = 0
             for i in 0..<pattern.count where pattern[i] == element { matches |= 1 &<< UInt64(i) }
+            column.step(matches)
+        }
+        return column.distance <= limit ? column.distance : nil
+    }
+
+    /// One column of the optimal-string-alignment table of a pattern (at most 64 elements)
+    /// against a text read element by element (Hyyrö's bit-parallel algorithm with
+    /// transpositions): bit i of each word holds a difference between neighbouring cells of
+    /// the column for the pattern's first i + 1 elements, all of them updated at once for each
+    /// element of the text. `distance`: the edits between the whole pattern and the text read
+    /// so far.
+    struct OSAColumn {
+        let last: UInt64
+        /// Vertical differences +1 and -1, the diagonal's zero differences, and the previous
+        /// element's matches (for a transposition).
+        var positive = ~UInt64(0), negative: UInt64 = 0, zero: UInt64 = 0, previousMatches: UInt64 = 0
+        private(set) var distance: Int
+
+        init(patternLength: Int) {
+            last = UInt64(1) << UInt64(patternLength - 1)
+            distance = patternLength
+        }
+
+        /// Reads the text's next element, given the pattern's elements equal to it (bit i: element i).
+        @inline(__always) mutating func step(_ matches: UInt64) {
             let transposed = ((~zero & matches) &<< 1) & previousMatches
             zero = (((matches & positive) &+ positive) ^ positive) | matches | negative | transposed
             var horizontalPositive = negative | ~(zero | positive)
@@ -527,6 +651,5 @@ struct TypoSearch {
             negative = horizontalPositive & zero
             previousMatches = matches
         }
-        return distance <= limit ? distance : nil
     }
 }
