@@ -19,6 +19,19 @@ extension MatchContext {
         searchTypos(term, besideSubstrings: asShare, within: scope, into: hits)
     }
 
+    /// A text's Unicode scalars (what typo searches compare), read from its UTF-8 bytes
+    /// directly where all are ASCII, most terms (a string's scalar view decodes each).
+    static func scalarValues(_ text: String) -> [UInt32] {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(decoding: bytes, as: UTF8.self).unicodeScalars.map(\.value) }
+            return [UInt32](unsafeUninitializedCapacity: bytes.count) { scalars, count in
+                for (i, byte) in bytes.enumerated() { scalars[i] = UInt32(byte) }
+                count = bytes.count
+            }
+        }
+    }
+
     /// The contract's typo budget: 1 edit from 4 characters, 2 from 8.
     static func editBudget(_ length: Int) -> Int { length >= 8 ? 2 : length >= 4 ? 1 : 0 }
 
@@ -67,7 +80,7 @@ extension MatchContext {
         // language that spells it alike ("pikchu" is an edit from "pikachu"'s range), which
         // the list holds once (docs/PERFORMANCE.md has what it saved).
         let listed = scope == nil && mayBeListed(term)
-        let scalars = term.text.unicodeScalars.map(\.value)
+        let scalars = Self.scalarValues(term.text)
         let hitsBefore = hits.count
         for edits in 1...max(1, Self.editBudget(scalars.count)) where Self.editBudget(scalars.count) >= edits {
             // A key within the edits is never the term itself: the range's names start within
@@ -146,16 +159,15 @@ extension MatchContext {
         return text.withUTF8 { wholeKey(locate($0)) != nil }
     }
 
-    /// Typo hits of a run of terms read as one word (`text`, their texts run together: "perish
-    /// sog" as "perishsog"), within the budget of its length: the names whose run-together
+    /// Typo hits of a run of terms read as one word (`scalars`, their texts run together:
+    /// "perish sog" as "perishsog"), within the budget of its length: the names whose run-together
     /// form (a whole name's compact form, or a one-word name) is that near, or starts so,
     /// recorded in each of the run's terms' `maps` as typo hits (so that the run's names have
     /// every term), nearest first: those of more edits only where those of fewer record
     /// nothing, as they would rank below them. On a share of the budget's typo steps, like a
     /// term that has hits. Only documents in `scope` are recorded (nil: any); `editsWithin`:
     /// the scalars edits may be made at (nil: any).
-    func addRunTypos(_ text: String, editsWithin: Range<Int>?, within scope: HitMap?, into maps: [HitMap]) {
-        let scalars = text.unicodeScalars.map(\.value)
+    func addRunTypos(_ scalars: [UInt32], editsWithin: Range<Int>?, within scope: HitMap?, into maps: [HitMap]) {
         let edits = Self.editBudget(scalars.count)
         let steps = budget.typoSteps, share = min(steps - 1, Self.typoStepsBesideSubstrings)
         guard edits > 0, share > 0 else { return }

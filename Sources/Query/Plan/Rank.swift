@@ -152,13 +152,6 @@ extension SearchEngine {
             for i in slots.indices where slots[i].hits == nil && (rarest.map { slots[i].cost < slots[$0].cost } ?? true) { rarest = i }
             return rarest
         }
-        func matchInFull(_ slot: Int) throws {
-            let term = parsed.term(slots[slot].clause)
-            let hits = try context.match(term, allowTypos: true, located: slots[slot].located)
-            if context.budget.isSpent { throw Self.tooBroad(term) }
-            slots[slot].hits = hits
-            slots[slot].readOnCandidates = false
-        }
         // A search of several words plans by what matching each costs in full, counting the
         // names that hold it further in (`substringCost`): that decides which is matched
         // first and which are read on the candidates. One word leaves nothing to plan; a
@@ -172,7 +165,7 @@ extension SearchEngine {
             }
         }
         if !slots.contains(where: { $0.hits != nil }), let rarest = rarestDeferred() {
-            try matchInFull(rarest)
+            try matchInFull(rarest, of: &slots, parsed, context: context)
         }
         let kindMask = kinds.reduce(0) { $0 | (1 << $1.rank) }
         intersect(slots, excluded: excluded, filters: filters, kindMask: kindMask, context: context,
@@ -182,7 +175,7 @@ extension SearchEngine {
             let term = parsed.term(slots[slot].clause)
             let reading = readingPlan(slots[slot], term, candidates: candidates.count, context: context)
             if slots[slot].cost <= reading.cost {
-                try matchInFull(slot)
+                try matchInFull(slot, of: &slots, parsed, context: context)
                 let hits = slots[slot].hits!
                 candidates.removeAll { !hits.contains(Int($0)) }
                 continue
@@ -197,7 +190,7 @@ extension SearchEngine {
         if !numbers.isEmpty {
             // A number among words that is no such document's id ("zygarde 10": no Zygarde is
             // number 10) also matches as a word of a name ("10% Zygarde"), before any typo.
-            for slot in slots.indices where slots[slot].readOnCandidates { try matchInFull(slot) }
+            for slot in slots.indices where slots[slot].readOnCandidates { try matchInFull(slot, of: &slots, parsed, context: context) }
             for slot in numbers {
                 var term = parsed.term(slots[slot].clause)
                 // A completion's earlier words are typed out: whole words.
@@ -232,83 +225,10 @@ extension SearchEngine {
             && candidates.allSatisfy { HitRank.miss(slots[0].hits!.best[Int($0)] >> 8) != 0 }
         let pageFilled = (!severalWords && !foundOnlyAbroad) || completion
             || Self.strongCount(candidates, slots, upTo: wanted) >= wanted
-        // (A slot's term copied only where its text was not located: copying one costs more.)
-        let typedAsMeant = pageFilled ? [] : slots.map { context.isWholeWord($0.located ?? context.locate(parsed.term($0.clause))) }
-        // Nothing to look for where some document has every term and each is a word as typed
-        // (a whole name of several words: "max overgrowth"), or the terms together are a
-        // name's words as typed (`isKey`).
-        let typosWanted = nothingTogether || (!pageFilled && typedAsMeant.contains(false)
-            && !context.isKey(slots.map { parsed.term($0.clause).text }.joined(separator: " ")))
-        let misspelt = !typosWanted ? [] : slots.indices.filter { slot in
-            (nothingTogether || !typedAsMeant[slot]) && !parsed.isID(slots[slot].clause)
-                && context.mayBeMisspelt(parsed.term(slots[slot].clause))
-        }
-        // Runs of terms read as one word, where nothing has every term or a term of the run
-        // is no word as typed.
-        let runs = pageFilled || !typosWanted ? []
-            : Self.runs(slots, of: parsed).filter { run in nothingTogether || run.slots.contains { !typedAsMeant[$0] } }
-        if !misspelt.isEmpty || !runs.isEmpty {
-            // A typo's hits count only on documents the other terms hold: those matched in
-            // full and taken as typed, whose hits are whole by then, narrow what each typo
-            // search records. Runs come first, as they add to such terms' hits: a run is
-            // narrowed by the terms of no run.
-            func settled(_ slot: Int) -> Bool { !slots[slot].readOnCandidates && !misspelt.contains(slot) }
-            // (Each map's documents before the typos: those after them in it the typos brought.)
-            let countsBefore = slots.map { $0.hits!.count }
-            // Beside results, a run's words typed as meant are taken as typed there too: its
-            // edits fall in its other words.
-            for run in runs {
-                let scope = self.scope(slots.indices.filter { slot in settled(slot) && !runs.contains { $0.slots.contains(slot) } },
-                                       of: slots, context: context)
-                var editsWithin: Range<Int>? = nil
-                if !nothingTogether, let first = run.slots.indices.first(where: { !typedAsMeant[run.slots[$0]] }),
-                   let last = run.slots.indices.last(where: { !typedAsMeant[run.slots[$0]] }) {
-                    editsWithin = run.starts[first]..<run.starts[last + 1]
-                }
-                context.addRunTypos(run.text, editsWithin: editsWithin, within: scope,
-                                    into: run.slots.map { slots[$0].hits! })
-                if context.budget.isSpent { throw Self.tooBroad(parsed.term(slots[run.slots[0]].clause)) }
-            }
-            for slot in misspelt {
-                let term = parsed.term(slots[slot].clause)
-                let scope = self.scope(slots.indices.filter { $0 != slot && settled($0) }, of: slots, context: context)
-                context.addTypos(term, asShare: !nothingTogether, within: scope, into: slots[slot].hits!)
-                if context.budget.isSpent { throw Self.tooBroad(term) }
-            }
-            // A word read on candidates only is read on the documents the typos brought:
-            // those the terms matched in full hold that a typo added to some term's hits.
-            // Every other document was among those it was read on, or fails a term matched in
-            // full. It is matched in full instead where that costs less, as when it was
-            // deferred.
-            let readLater = slots.indices.filter { slots[$0].readOnCandidates }
-            if !readLater.isEmpty {
-                let brought = context.lease.newMap()
-                for slot in slots.indices {
-                    let hits = slots[slot].hits!
-                    for doc in hits.docs[countsBefore[slot]...] { brought.record(Int(doc), Hit(raw: 0)) }
-                }
-                var matchedInFull = slots
-                for slot in readLater { matchedInFull[slot].hits = nil }
-                intersect(matchedInFull, excluded: excluded, filters: filters, kindMask: kindMask, context: context,
-                          favourites: options.favourites, into: &candidates)
-                candidates.removeAll { !brought.contains(Int($0)) }
-                for slot in readLater {
-                    let term = parsed.term(slots[slot].clause)
-                    let reading = readingPlan(slots[slot], term, candidates: candidates.count, context: context)
-                    if slots[slot].cost <= reading.cost {
-                        // (Keeping the typo hits recorded in it meanwhile, a run's.)
-                        let read = slots[slot].hits!
-                        try matchInFull(slot)
-                        let hits = slots[slot].hits!
-                        for doc in read.docs { hits.record(Int(doc), Hit(raw: read.best[Int(doc)])) }
-                    } else {
-                        read(term, keys: slots[slot].deferredKeys!, inside: reading.inside, on: candidates,
-                             into: slots[slot].hits!, context: context)
-                    }
-                }
-            }
-            intersect(slots, excluded: excluded, filters: filters, kindMask: kindMask, context: context,
-                      favourites: options.favourites, into: &candidates)
+        if nothingTogether || !pageFilled {
+            try addTyposBesideResults(parsed, slots: &slots, candidates: &candidates, pageFilled: pageFilled,
+                                      nothingTogether: nothingTogether, excluded: excluded, filters: filters, kindMask: kindMask,
+                                      favourites: options.favourites, context: context)
         }
         let phrase = slots.count > 1 && !candidates.isEmpty ? context.phraseHits(slots, of: parsed) : nil
 
@@ -331,17 +251,13 @@ extension SearchEngine {
         return (ranked, options.explain ? slots.map { TermHits(term: parsed.term($0.clause), hits: $0.hits!) } : [])
     }
 
-    /// The documents every slot of `holders` has hits on (nil: no holder): the one map of a
-    /// single holder, else a new map of the documents they share.
-    func scope(_ holders: [Int], of slots: [TermSlot], context: MatchContext) -> HitMap? {
-        var smallest: HitMap? = nil
-        for holder in holders where slots[holder].hits!.count < smallest?.count ?? .max { smallest = slots[holder].hits }
-        guard let smallest, holders.count > 1 else { return smallest }
-        let shared = context.lease.newMap()
-        for doc in smallest.docs where holders.allSatisfy({ slots[$0].hits!.contains(Int(doc)) }) {
-            shared.record(Int(doc), Hit(raw: 0))
-        }
-        return shared
+    /// Matches a slot's term in full (typos too), in place of its deferred or read hits.
+    func matchInFull(_ slot: Int, of slots: inout [TermSlot], _ parsed: ParsedQuery, context: MatchContext) throws {
+        let term = parsed.term(slots[slot].clause)
+        let hits = try context.match(term, allowTypos: true, located: slots[slot].located)
+        if context.budget.isSpent { throw Self.tooBroad(term) }
+        slots[slot].hits = hits
+        slots[slot].readOnCandidates = false
     }
 
     /// How a deferred word is read on a number of candidates, and what that costs in
@@ -396,42 +312,6 @@ extension SearchEngine {
             if slots.allSatisfy({ HitRank.typos($0.hits!.best[Int(candidate)] >> 8) == 0 }) { count += 1 }
         }
         return count
-    }
-
-    /// The runs of a query's terms that may be one name's words mistyped together (the
-    /// contract's Typos: "perish sog", "tye null", "woo-chien"): each two or three consecutive
-    /// word terms, and each term of several words (a phrase, its parts as typed), with their
-    /// text run together, the slots whose hits their typo matches join, and where each slot's
-    /// text starts in it (in scalars; its end last).
-    static func runs(_ slots: [TermSlot], of parsed: ParsedQuery) -> [(text: String, slots: [Int], starts: [Int])] {
-        var runs: [(text: String, slots: [Int], starts: [Int])] = []
-        func words(_ slot: Int) -> String? {
-            guard case .term(let term) = parsed.clauses[slots[slot].clause].clause else {
-                if case .unknownFilter(let term, _) = parsed.clauses[slots[slot].clause].clause, term.shape == .word { return term.text }
-                return nil
-            }
-            switch term.shape {
-            case .word, .wholeWord: return term.text
-            case .phrase: return Folding.compact(term.text)
-            case .wildcard: return nil
-            }
-        }
-        for first in slots.indices {
-            guard let text = words(first) else { continue }
-            var starts = [0, text.unicodeScalars.count]
-            if case .term(let term) = parsed.clauses[slots[first].clause].clause, term.shape == .phrase {
-                runs.append((text, [first], starts))
-            }
-            var joined = text, members = [first]
-            for next in first + 1..<min(first + 3, slots.count) {
-                guard slots[next].clause == slots[members.last!].clause + 1, let more = words(next) else { break }
-                joined += more
-                members.append(next)
-                starts.append(starts.last! + more.unicodeScalars.count)
-                runs.append((joined, members, starts))
-            }
-        }
-        return runs
     }
 
     static func tooBroad(_ term: Term) -> QueryError {

@@ -107,9 +107,9 @@ struct TypoRecordingTests {
                                   ("marorock", 0..<4), ("fireflar", 4..<8), ("stonenxe", 5..<8), ("thunderbot", 7..<10),
                                   ("perishsong", 6..<10)] as [(String, Range<Int>)] {
                 let hits = context.lease.newMap()
-                context.addRunTypos(run, editsWithin: window, within: nil, into: [hits])
-                let expected = context.lease.newMap()
                 let scalars = run.unicodeScalars.map(\.value)
+                context.addRunTypos(scalars, editsWithin: window, within: nil, into: [hits])
+                let expected = context.lease.newMap()
                 for edits in 1...MatchContext.editBudget(scalars.count) {
                     var steps = 100_000
                     for match in index.typoMatches(scalars, maxEdits: edits, editsWithin: window, steps: &steps) {
