@@ -496,11 +496,14 @@ struct TypoSearch {
     @inline(__always) static func asciiLetters(_ text: UnsafeBufferPointer<UInt8>) -> UInt64? {
         var letters: UInt64 = 0, all: UInt8 = 0
         for byte in text {
-            letters |= 1 &<< UInt64(byte & 63)
+            letters |= asciiLetter(byte)
             all |= byte
         }
         return all < 0x80 ? letters : nil
     }
+
+    /// An ASCII byte's bit in a set of letters (`asciiLetters`).
+    @inline(__always) static func asciiLetter(_ byte: UInt8) -> UInt64 { 1 &<< UInt64(byte & 63) }
 
     /// A lower bound on the edits between two texts, from their letter sets (`asciiLetters`):
     /// each letter one has and the other lacks takes an edit of its own (a deletion or a
@@ -536,12 +539,15 @@ struct TypoSearch {
                     guard budget > 0 else { return }
                     let keyStart = Int(trie.offsets[key]), keyLength = Int(trie.offsets[key + 1]) - keyStart
                     let next = UnsafeBufferPointer(start: trie.bytes + keyStart + headLength, count: keyLength - headLength)
-                    var ascii = 0
-                    while ascii < min(next.count, reach) && next[ascii] < 0x80 { ascii += 1 }
+                    var ascii = 0, letters: UInt64 = 0
+                    while ascii < min(next.count, reach) && next[ascii] < 0x80 {
+                        letters |= Self.asciiLetter(next[ascii])
+                        ascii += 1
+                    }
                     let start = UnsafeBufferPointer(rebasing: next[..<ascii])
                     // Letters of the window the key's start lacks take an edit each (those of the
                     // start the window lacks may lie past the path).
-                    guard (windowLetters & ~(Self.asciiLetters(start) ?? 0)).nonzeroBitCount <= maxEdits else { continue }
+                    guard (windowLetters & ~letters).nonzeroBitCount <= maxEdits else { continue }
                     budget -= ascii
                     // The fewest edits of a path ending inside the key, and of the whole key.
                     var nearest: (distance: Int, length: Int)? = nil
