@@ -584,8 +584,8 @@ struct TypoSearch {
 
     /// A window after a part before it is measured on each key that part starts
     /// (`measureKeys`) when they are at most this many (tuned by instructions on the
-    /// benchmark's searches of several words that typos beside results slow most: a third as
-    /// many did worse, four times as many no better).
+    /// benchmark's searches of several words that typos beside results slow most: fewer than
+    /// half as many did worse, four times as many no better).
     static let fewKeysAfterHead = 128
 
     /// The rest after a window of edits at the start is looked up in the suffix array when it
