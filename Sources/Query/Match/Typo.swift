@@ -6,9 +6,10 @@ extension MatchContext {
     /// Whether a term that had hits of its own may still be a misspelling, for a query whose
     /// terms found nothing together: a word term, unless it names a type as `type:` would take
     /// it ("fire", "ground", "feuer": the words of most multi-term queries, meant as typed).
-    func mayBeMisspelt(_ term: Term) -> Bool {
+    /// `namingNoType`: the term is known to name none (it is no key, and a type's names are).
+    func mayBeMisspelt(_ term: Term, namingNoType: Bool = false) -> Bool {
         guard term.shape == .word || term.shape == .wholeWord else { return false }
-        return typeNamed(term.text) == nil
+        return namingNoType || typeNamed(term.text) == nil
     }
 
     /// Adds typo hits to a term that had hits of its own (see `mayBeMisspelt`): exact hits
@@ -19,16 +20,24 @@ extension MatchContext {
         searchTypos(term, besideSubstrings: asShare, within: scope, into: hits)
     }
 
-    /// A text's Unicode scalars (what typo searches compare), read from its UTF-8 bytes
-    /// directly where all are ASCII, most terms (a string's scalar view decodes each).
+    /// A text's Unicode scalars (what typo searches compare).
     static func scalarValues(_ text: String) -> [UInt32] {
+        var scalars: [UInt32] = []
+        scalars.reserveCapacity(text.utf8.count)
+        appendScalarValues(of: text, to: &scalars)
+        return scalars
+    }
+
+    /// Appends a text's Unicode scalars to `scalars`, read from its UTF-8 bytes directly where
+    /// all are ASCII, most terms (a string's scalar view decodes each).
+    static func appendScalarValues(of text: String, to scalars: inout [UInt32]) {
         var text = text
-        return text.withUTF8 { bytes in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(decoding: bytes, as: UTF8.self).unicodeScalars.map(\.value) }
-            return [UInt32](unsafeUninitializedCapacity: bytes.count) { scalars, count in
-                for (i, byte) in bytes.enumerated() { scalars[i] = UInt32(byte) }
-                count = bytes.count
+        text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else {
+                for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars { scalars.append(scalar.value) }
+                return
             }
+            for byte in bytes { scalars.append(UInt32(byte)) }
         }
     }
 
@@ -151,12 +160,22 @@ extension MatchContext {
         return index.keyEqualToPrefix(of: node, length: located.length)
     }
 
-    /// Whether a text (terms' texts, a space between each) is a key: a name's words as typed,
+    /// Whether terms' texts, a space between each, are a key: a name's words as typed,
     /// though some alone may be no word's start ("ピカチュウ (マスクド・ピカチュウ)", Pikachu
     /// Libre's Japanese name: "マスクド ピカチュウ" starts no name).
-    func isKey(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { wholeKey(locate($0)) != nil }
+    func isKey(_ texts: some Collection<String>) -> Bool {
+        let count = texts.reduce(texts.count - 1) { $0 + $1.utf8.count }
+        guard count > 0 else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { bytes in
+            var end = 0
+            for (i, var text) in texts.enumerated() {
+                if i > 0 { bytes[end] = 0x20; end += 1 }
+                text.withUTF8 { utf8 in
+                    for byte in utf8 { bytes[end] = byte; end += 1 }
+                }
+            }
+            return wholeKey(locate(UnsafeBufferPointer(rebasing: bytes[..<end]))) != nil
+        }
     }
 
     /// Typo hits of a run of terms read as one word (`scalars`, their texts run together:

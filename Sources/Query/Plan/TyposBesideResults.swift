@@ -13,21 +13,22 @@ extension SearchEngine {
     func addTyposBesideResults(_ parsed: ParsedQuery, slots: inout [TermSlot], candidates: inout [Int32], pageFilled: Bool,
                                nothingTogether: Bool, excluded: [HitMap], filters: [(ResolvedFilter, Bool)], kindMask: Int,
                                favourites: Set<Int>, context: MatchContext) throws {
-        // (A slot's term copied only where its text was not located: copying one costs more.)
-        let typedAsMeant = pageFilled ? [] : slots.map { context.isWholeWord($0.located ?? context.locate(parsed.term($0.clause))) }
+        // Each slot's term, copied once (most of these searches read each several times).
+        let terms = slots.map { parsed.term($0.clause) }
+        let typedAsMeant = pageFilled ? [] : slots.indices.map { context.isWholeWord(slots[$0].located ?? context.locate(terms[$0])) }
         // Nothing to look for where some document has every term and each is a word as typed
         // (a whole name of several words: "max overgrowth"), or the terms together are a
         // name's words as typed (`isKey`).
-        let typosWanted = nothingTogether || (!pageFilled && typedAsMeant.contains(false)
-            && !context.isKey(slots.map { parsed.term($0.clause).text }.joined(separator: " ")))
+        let typosWanted = nothingTogether || (!pageFilled && typedAsMeant.contains(false) && !context.isKey(terms.lazy.map { $0.text }))
+        // (A term that is no word as typed names no type: type names are keys.)
         let misspelt = !typosWanted ? [] : slots.indices.filter { slot in
             (nothingTogether || !typedAsMeant[slot]) && !parsed.isID(slots[slot].clause)
-                && context.mayBeMisspelt(parsed.term(slots[slot].clause))
+                && context.mayBeMisspelt(terms[slot], namingNoType: !typedAsMeant.isEmpty && !typedAsMeant[slot])
         }
         // Runs of terms read as one word, where nothing has every term or a term of the run
         // is no word as typed.
         let runs = pageFilled || !typosWanted ? []
-            : Self.runs(slots, of: parsed, typedAsMeant: typedAsMeant, nothingTogether: nothingTogether)
+            : Self.runs(slots, of: parsed, terms: terms, typedAsMeant: typedAsMeant, nothingTogether: nothingTogether)
         guard !misspelt.isEmpty || !runs.isEmpty else { return }
         // A typo's hits count only on documents the other terms hold: those matched in
         // full and taken as typed, whose hits are whole by then, narrow what each typo
@@ -46,7 +47,7 @@ extension SearchEngine {
             if context.budget.isSpent { throw Self.tooBroad(parsed.term(slots[run.slots.lowerBound].clause)) }
         }
         for slot in misspelt {
-            let term = parsed.term(slots[slot].clause)
+            let term = terms[slot]
             let scope = self.scope(slots.indices.filter { $0 != slot && settled($0) }, of: slots, context: context)
             context.addTypos(term, asShare: !nothingTogether, within: scope, into: slots[slot].hits!)
             if context.budget.isSpent { throw Self.tooBroad(term) }
@@ -107,40 +108,50 @@ extension SearchEngine {
     /// edits may be made in it: in its words not typed as meant (`typedAsMeant`), or anywhere
     /// (nil) where nothing has every term. Only runs holding such a word, unless nothing has
     /// every term.
-    static func runs(_ slots: [TermSlot], of parsed: ParsedQuery, typedAsMeant: [Bool], nothingTogether: Bool)
+    static func runs(_ slots: [TermSlot], of parsed: ParsedQuery, terms: [Term], typedAsMeant: [Bool], nothingTogether: Bool)
         -> [(scalars: [UInt32], slots: Range<Int>, editsWithin: Range<Int>?)] {
-        // Each slot's text as a run holds it (nil: a slot that joins no run).
-        let words: [[UInt32]?] = slots.map { slot in
-            let term: Term
-            switch parsed.clauses[slot.clause].clause {
-            case .term(let typed): term = typed
-            case .unknownFilter(let typed, _) where typed.shape == .word: term = typed
-            default: return nil
+        // Each slot's text as a run holds it, one after the other in `text`: a slot's part is
+        // `parts[slot]..<parts[slot + 1]`, empty for a slot that joins no run (`joins`), so that
+        // a run of consecutive slots is one stretch of it (an array for each slot's text and
+        // each run's cost most of the runs' making).
+        var text: [UInt32] = []
+        text.reserveCapacity(terms.reduce(0) { $0 + $1.text.utf8.count })
+        var parts: [Int] = []
+        parts.reserveCapacity(slots.count + 1)
+        parts.append(0)
+        var joins = [Bool](repeating: false, count: slots.count)
+        for (slot, term) in terms.enumerated() {
+            let shape: Term.Shape
+            switch parsed.clauses[slots[slot].clause].clause {
+            case .term: shape = term.shape
+            case .unknownFilter where term.shape == .word: shape = .word
+            default: shape = .wildcard([])
             }
-            switch term.shape {
-            case .word, .wholeWord: return MatchContext.scalarValues(term.text)
-            case .phrase: return MatchContext.scalarValues(Folding.compact(term.text))
-            case .wildcard: return nil
+            switch shape {
+            case .word, .wholeWord: MatchContext.appendScalarValues(of: term.text, to: &text)
+            case .phrase: MatchContext.appendScalarValues(of: Folding.compact(term.text), to: &text)
+            case .wildcard: parts.append(text.count); continue
             }
+            joins[slot] = true
+            parts.append(text.count)
         }
         var runs: [(scalars: [UInt32], slots: Range<Int>, editsWithin: Range<Int>?)] = []
         runs.reserveCapacity(2 * slots.count)
         func add(_ members: Range<Int>) {
             guard nothingTogether || members.contains(where: { !typedAsMeant[$0] }) else { return }
-            var scalars: [UInt32] = []
-            scalars.reserveCapacity(members.reduce(0) { $0 + words[$1]!.count })
             var editsWithin: Range<Int>? = nil
-            for slot in members {
-                let start = scalars.count
-                scalars += words[slot]!
-                if !nothingTogether && !typedAsMeant[slot] { editsWithin = (editsWithin?.lowerBound ?? start)..<scalars.count }
+            if !nothingTogether {
+                for slot in members where !typedAsMeant[slot] {
+                    let start = parts[slot] - parts[members.lowerBound], end = parts[slot + 1] - parts[members.lowerBound]
+                    editsWithin = (editsWithin?.lowerBound ?? start)..<end
+                }
             }
-            runs.append((scalars, members, editsWithin))
+            runs.append((Array(text[parts[members.lowerBound]..<parts[members.upperBound]]), members, editsWithin))
         }
-        for first in slots.indices where words[first] != nil {
+        for first in slots.indices where joins[first] {
             if case .term(let term) = parsed.clauses[slots[first].clause].clause, term.shape == .phrase { add(first..<first + 1) }
             var end = first + 1
-            while end < min(first + 3, slots.count) && slots[end].clause == slots[end - 1].clause + 1 && words[end] != nil {
+            while end < min(first + 3, slots.count) && slots[end].clause == slots[end - 1].clause + 1 && joins[end] {
                 end += 1
                 add(first..<end)
             }

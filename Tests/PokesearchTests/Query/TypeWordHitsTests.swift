@@ -63,6 +63,24 @@ struct TypeWordHitsTests {
         }
     }
 
+    /// Every word `typeNamed` takes (a type's slug, or a name of a type) is a key: the typos
+    /// beside results skip `typeNamed` for a term that is no key
+    /// (`mayBeMisspelt(_:namingNoType:)`), which would miss a type named by a word no key equals.
+    @Test func everyWordNamingATypeIsAKey() throws {
+        let engine = Fixture.engine
+        let index = engine.index
+        let context = MatchContext(index: index, displayLanguage: 0, languageRestriction: nil, completion: false,
+                                   typedAfterOthers: false, readsLists: true, lease: engine.hitMaps.lease())
+        let names = try Store(path: Fixture.database, readOnly: true).readFoldedNames().filter { index.kind($0.doc) == .type }
+        let words = Set(index.foldedTypeSlugs + names.flatMap { [$0.folded, $0.compact] }).filter { !$0.isEmpty }
+        #expect(words.count > 18 * 5, "\(words.count) words naming a type")
+        for word in words {
+            let term = Term(text: word, raw: word, shape: .word, language: nil, position: 0)
+            #expect(context.typeNamed(word) != nil && context.isWholeWord(context.locate(term)), "'\(word)'")
+            #expect(!context.mayBeMisspelt(term), "'\(word)'")
+        }
+    }
+
     @Test(arguments: [0, 1, 2])
     func keptHitsAreTheHitsMatchedAnew(display: Int) throws {
         let engine = Fixture.engine
