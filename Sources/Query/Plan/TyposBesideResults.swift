@@ -120,19 +120,19 @@ extension SearchEngine {
         parts.reserveCapacity(slots.count + 1)
         parts.append(0)
         var joins = [Bool](repeating: false, count: slots.count)
-        for (slot, term) in terms.enumerated() {
-            let shape: Term.Shape
+        for slot in terms.indices {
+            // (A word read from a filter's value joins runs as a word; a wildcard or a number, none.)
+            let shape = terms[slot].shape
             switch parsed.clauses[slots[slot].clause].clause {
-            case .term: shape = term.shape
-            case .unknownFilter where term.shape == .word: shape = .word
-            default: shape = .wildcard([])
+            case .term where shape == .word || shape == .wholeWord, .unknownFilter where shape == .word:
+                MatchContext.appendScalarValues(of: terms[slot].text, to: &text)
+                joins[slot] = true
+            case .term where shape == .phrase:
+                MatchContext.appendScalarValues(of: Folding.compact(terms[slot].text), to: &text)
+                joins[slot] = true
+            default:
+                break
             }
-            switch shape {
-            case .word, .wholeWord: MatchContext.appendScalarValues(of: term.text, to: &text)
-            case .phrase: MatchContext.appendScalarValues(of: Folding.compact(term.text), to: &text)
-            case .wildcard: parts.append(text.count); continue
-            }
-            joins[slot] = true
             parts.append(text.count)
         }
         var runs: [(scalars: [UInt32], slots: Range<Int>, editsWithin: Range<Int>?)] = []
