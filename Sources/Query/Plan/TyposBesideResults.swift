@@ -44,7 +44,7 @@ extension SearchEngine {
                          of: slots, context: context)
         for run in runs {
             context.addRunTypos(run.scalars, editsWithin: run.editsWithin, within: runScope, into: run.slots.map { slots[$0].hits! })
-            if context.budget.isSpent { throw Self.tooBroad(parsed.term(slots[run.slots.lowerBound].clause)) }
+            if context.budget.isSpent { throw Self.tooBroad(terms[run.slots.lowerBound]) }
         }
         for slot in misspelt {
             let term = terms[slot]
@@ -70,7 +70,7 @@ extension SearchEngine {
                       favourites: favourites, into: &candidates)
             candidates.removeAll { !brought.contains(Int($0)) }
             for slot in readLater {
-                let term = parsed.term(slots[slot].clause)
+                let term = terms[slot]
                 let reading = readingPlan(slots[slot], term, candidates: candidates.count, context: context)
                 if slots[slot].cost <= reading.cost {
                     // (Keeping the typo hits recorded in it meanwhile, a run's.)
