@@ -61,7 +61,7 @@ struct InteractiveTerminalTests {
 
     @Test func theTerminalsModeIsRestoredAfterSIGTERM() throws {
         let run = try TerminalRun(["-i", "--db", Fixture.database])
-        let before = try run.sttySettings()
+        let before = run.settingsAtStart
         #expect(run.waitFor(text: "type to search"))
         #expect(run.localFlags() & tcflag_t(ICANON | ECHO) == 0, "raw mode while it runs")
         #expect(try run.sttySettings() != before)
@@ -75,7 +75,7 @@ struct InteractiveTerminalTests {
     /// A crash (here a SIGSEGV sent to it) restores the terminal before the process ends by it.
     @Test func theTerminalsModeIsRestoredAfterACrash() throws {
         let run = try TerminalRun(["-i", "--db", Fixture.database], environment: ["SWIFT_BACKTRACE": "enable=no"])
-        let before = try run.sttySettings()
+        let before = run.settingsAtStart
         #expect(run.waitFor(text: "type to search"))
         kill(run.pid, SIGSEGV)
         let status = try #require(run.waitForExit())
@@ -85,7 +85,7 @@ struct InteractiveTerminalTests {
 
     @Test func stoppedAndContinuedItTakesTheTerminalBackAndRedraws() throws {
         let run = try TerminalRun(["-i", "pika", "--db", Fixture.database])
-        let before = try run.sttySettings()
+        let before = run.settingsAtStart
         #expect(run.waitFor { $0.line(2).contains("Pikachu") })
         kill(run.pid, SIGSTOP)
         var raw: Int32 = 0

@@ -14,6 +14,9 @@ final class TerminalRun {
     /// The terminal's side the program has, held open here too (its settings are read here).
     let slave: Int32
     let slavePath: String
+    /// The terminal's settings (as `stty -g` prints them) before the program started: read
+    /// before it is spawned, since it may take the terminal into raw mode at once.
+    let settingsAtStart: String
     let pid: pid_t
     private let stdoutRead: Int32
     private(set) var screen: VirtualScreen
@@ -29,6 +32,7 @@ final class TerminalRun {
         slavePath = String(cString: try #require(PseudoTerminal.name(master)))
         slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
         try #require(slave >= 0)
+        settingsAtStart = try Self.sttySettings(of: slavePath)
         screen = VirtualScreen(rows: rows, columns: columns)
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
@@ -145,11 +149,13 @@ final class TerminalRun {
     var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
 
     /// The terminal's settings as `stty -g` prints them.
-    func sttySettings() throws -> String {
+    func sttySettings() throws -> String { try Self.sttySettings(of: slavePath) }
+
+    private static func sttySettings(of terminalPath: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/stty")
         process.arguments = ["-g"]
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: slavePath))
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: terminalPath))
         return try runDrainingOutput(process).stdout
     }
 
