@@ -8,6 +8,9 @@ public enum CuratedSynonyms {
         ("ko", "move", "knock-off"),
         // What Chinese fans call Leftovers; PokeAPI's zh-hans name is 吃剩的东西.
         ("剩饭", "item", "leftovers"),
+        // "Mr." as it is said and often written ("Mister Mime"): a word, so that it stands
+        // for "mr" in each name holding it (Mr. Mime, Mr. Rime, Galarian Mr. Mime).
+        ("mister", Synonym.wordKind, "mr"),
     ]
 
     public static var synonyms: [Synonym] {
