@@ -1,5 +1,6 @@
 /// Synonyms pokesearch ships of its own (source `pokesearch` in synonyms.tsv): what fans
-/// type for an entity that neither PokeAPI's names nor Showdown's nicknames hold. Each was
+/// type for an entity, or for each entity of a group they name together, that neither
+/// PokeAPI's names nor Showdown's nicknames hold. Each was
 /// found missing by the judged query set (Tests/PokesearchTests/Judged): keep it to names
 /// players actually use.
 public enum CuratedSynonyms {
@@ -11,6 +12,10 @@ public enum CuratedSynonyms {
         // "Mr." as it is said and often written ("Mister Mime"): a word, so that it stands
         // for "mr" in each name holding it (Mr. Mime, Mr. Rime, Galarian Mr. Mime).
         ("mister", Synonym.wordKind, "mr"),
+        // Fans' name for Eevee's evolutions, each of them (Eevee itself is none).
+        ("eeveelution", "pokemon", "vaporeon"), ("eeveelution", "pokemon", "jolteon"), ("eeveelution", "pokemon", "flareon"),
+        ("eeveelution", "pokemon", "espeon"), ("eeveelution", "pokemon", "umbreon"), ("eeveelution", "pokemon", "leafeon"),
+        ("eeveelution", "pokemon", "glaceon"), ("eeveelution", "pokemon", "sylveon"),
     ]
 
     public static var synonyms: [Synonym] {
