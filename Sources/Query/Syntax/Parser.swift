@@ -138,6 +138,7 @@ public enum QueryParser {
         let bytes = text.utf8
         // Bare number: id lookup.
         if let number = Int(text), bytes.allSatisfy({ $0 < 0x80 }) { return .id(number, position: position, written: written(text, number)) }
+        if let (number, digits) = numberAfterHash(text) { return .id(number, position: position + 1, written: written(digits, number)) }
         // @xx:term
         if bytes.first == UInt8(ascii: "@"), let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
             let code = String(text[bytes.index(after: text.startIndex)..<colon])
@@ -176,9 +177,12 @@ public enum QueryParser {
             }
             if let kind = kindPrefixes[name] {
                 query.clauses.append(QueryClause(.filter(.kind(kind), position: position, part: text)))
-                // A kind followed by a number is that kind's id ("pokemon:1", "move:85").
+                // A kind followed by a number is that kind's id ("pokemon:1", "move:85", "pokemon:#25").
                 if let number = Int(value), value.utf8.allSatisfy({ $0 < 0x80 }) {
                     return .id(number, position: position + name.count + 1, written: written(value, number))
+                }
+                if let (number, digits) = numberAfterHash(value) {
+                    return .id(number, position: position + name.count + 2, written: written(digits, number))
                 }
                 return try term(value, raw: value, position: position + name.count + 1)
             }
@@ -243,6 +247,16 @@ public enum QueryParser {
             return .range(a, b)
         }
         return .equal(try number(rest))
+    }
+
+    /// A number written after `#` as Pokédexes print one ("#25", "#0025"), and its digits: the
+    /// same as those digits alone.
+    static func numberAfterHash(_ text: String) -> (number: Int, digits: String)? {
+        let bytes = text.utf8
+        guard bytes.count > 1, bytes.first == UInt8(ascii: "#"),
+              bytes.dropFirst().allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        let digits = String(text.dropFirst())
+        return Int(digits).map { ($0, digits) }
     }
 
     /// A number's digits as typed where they differ from the number's own ("01"), else empty

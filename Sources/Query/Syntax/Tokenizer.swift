@@ -35,6 +35,8 @@ extension QueryParser {
             return .notPlain // " * + : < = > ? @: query syntax
         case 0x2D where !inWord:
             return .notPlain // a word starting with '-' is negated
+        case 0x23 where !inWord:
+            return .notPlain // a word starting with '#' may be a number ("#25")
         case 0x21...0x7E:
             return .punctuation
         case 0xC0...0xDF, 0xE0...0xEF:

@@ -85,6 +85,20 @@ struct ParserTests {
         #expect(try QueryParser.parse("@ja: pika").language == Language.index(of: "ja"))
     }
 
+    /// A number after `#`, as Pokédexes print one, is that number: an id across kinds, or
+    /// after a kind that kind's; anything else after `#` stays a term.
+    @Test func aNumberAfterAHashIsTheNumber() throws {
+        #expect(try clauses("#25") == [QueryClause(.id(25, position: 1))])
+        #expect(try clauses("#0025") == [QueryClause(.id(25, position: 1, written: "0025"))])
+        let kind = try clauses("pokemon:#25")
+        #expect(kind.count == 2 && kind[1].clause == .id(25, position: 9))
+        for notANumber in ["#", "#a", "#-5", "#+5", "#2a", "#99999999999999999999"] {
+            let c = try clauses(notANumber)
+            if case .id = c.first?.clause { Issue.record("\(notANumber) parsed as an id") }
+        }
+        #expect(QueryParser.parseWords("#25") == nil)
+    }
+
     @Test func namesThatLookLikeSyntaxAreTerms() throws {
         for name in ["Type:", ":Eevee", "Farfetch'd", "Porygon-Z", "Nidoran♀", "Mr.", "Typ:Null"] {
             let c = try clauses(name)
