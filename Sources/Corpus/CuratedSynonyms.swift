@@ -16,7 +16,12 @@ public enum CuratedSynonyms {
         ("eeveelution", "pokemon", "vaporeon"), ("eeveelution", "pokemon", "jolteon"), ("eeveelution", "pokemon", "flareon"),
         ("eeveelution", "pokemon", "espeon"), ("eeveelution", "pokemon", "umbreon"), ("eeveelution", "pokemon", "leafeon"),
         ("eeveelution", "pokemon", "glaceon"), ("eeveelution", "pokemon", "sylveon"),
-    ]
+    ] + typeSlugs.map { ("\($0) type", "type", $0) }
+
+    /// The types people name as "Fire type" or "Fire-type", as the games write it: each is a
+    /// name of its type, so that the type comes before the forms and items of that type.
+    static let typeSlugs = ["normal", "fighting", "flying", "poison", "ground", "rock", "bug", "ghost", "steel", "fire", "water",
+                            "grass", "electric", "psychic", "ice", "dragon", "dark", "fairy", "stellar"]
 
     public static var synonyms: [Synonym] {
         entries.map { Synonym(term: $0.term, kind: $0.kind, slug: $0.slug, source: "pokesearch") }
