@@ -30,6 +30,21 @@ extension SearchEngine {
         let runs = pageFilled || !typosWanted ? []
             : Self.runs(slots, of: parsed, terms: terms, typedAsMeant: typedAsMeant, nothingTogether: nothingTogether)
         guard !misspelt.isEmpty || !runs.isEmpty else { return }
+        // A typo search that may make two edits makes them only where one edit found no
+        // document more (`matchTypos`, `addRunTypos`): that depends on the documents the other
+        // terms allow and on the term's own hits, which a word read on candidates only has
+        // on those alone. So such a word is matched in full first, as it is without deferral,
+        // where it narrows a search of two edits (a misspelt term's; a run's, where the word is
+        // in no run) or is itself misspelt and long enough for two.
+        for slot in slots.indices where slots[slot].readOnCandidates {
+            func mayMakeTwoEdits(_ scalarCount: Int) -> Bool { MatchContext.editBudget(scalarCount) >= 2 }
+            let narrowsTwoEdits = !misspelt.contains(slot)
+                && (misspelt.contains { mayMakeTwoEdits(terms[$0].text.unicodeScalars.count) }
+                    || (!runs.contains { $0.slots.contains(slot) } && runs.contains { mayMakeTwoEdits($0.scalars.count) }))
+            if narrowsTwoEdits || (misspelt.contains(slot) && mayMakeTwoEdits(terms[slot].text.unicodeScalars.count)) {
+                try matchInFull(slot, of: &slots, parsed, context: context)
+            }
+        }
         // A typo's hits count only on documents the other terms hold: those matched in
         // full and taken as typed, whose hits are whole by then, narrow what each typo
         // search records. Runs come first, as they add to such terms' hits: a run is

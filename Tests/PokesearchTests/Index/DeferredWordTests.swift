@@ -46,29 +46,41 @@ struct DeferredWordTests {
         return queries
     }
 
-    @Test(.tags(.exhaustive)) func deferredWordsRankAsFullMatches() throws {
-        let engine = Fixture.engine
-        var compared = 0
-        for query in Exhaustive.sample(try Self.queries(), oneIn: 5) {
-            for completion in [false, true] {
-                guard var parsed = try? QueryParser.parse(query, lenient: completion) else { continue }
-                if completion {
-                    // As `complete` marks them: earlier words whole, the last one typed.
-                    for i in parsed.clauses.indices.dropLast() {
-                        if case .term(var term) = parsed.clauses[i].clause, term.shape == .word {
-                            term.shape = .wholeWord
-                            parsed.clauses[i].clause = .term(term)
-                        }
-                    }
+    /// Ranks `query` as a search or a completion with words deferred and without, and expects
+    /// the same ranking keys; false when the query is refused either way (nothing compared).
+    static func compareDeferredWithFull(_ query: String, completion: Bool) -> Bool {
+        guard var parsed = try? QueryParser.parse(query, lenient: completion) else { return false }
+        if completion {
+            // As `complete` marks them: earlier words whole, the last one typed.
+            for i in parsed.clauses.indices.dropLast() {
+                if case .term(var term) = parsed.clauses[i].clause, term.shape == .word {
+                    term.shape = .wholeWord
+                    parsed.clauses[i].clause = .term(term)
                 }
-                let options = SearchOptions()
-                guard let deferred = try? engine.rank(parsed, options: options, completion: completion),
-                      let full = try? engine.rank(parsed, options: options, completion: completion, deferring: false) else { continue }
-                #expect(deferred.ranked.map(\.key).sorted() == full.ranked.map(\.key).sorted(), "'\(query)' (completion \(completion))")
-                compared += 1
             }
         }
+        let options = SearchOptions()
+        guard let deferred = try? Fixture.engine.rank(parsed, options: options, completion: completion),
+              let full = try? Fixture.engine.rank(parsed, options: options, completion: completion, deferring: false) else { return false }
+        #expect(deferred.ranked.map(\.key).sorted() == full.ranked.map(\.key).sorted(), "'\(query)' (completion \(completion))")
+        return true
+    }
+
+    @Test(.tags(.exhaustive)) func deferredWordsRankAsFullMatches() throws {
+        var compared = 0
+        for query in Exhaustive.sample(try Self.queries(), oneIn: 5) {
+            for completion in [false, true] where Self.compareDeferredWithFull(query, completion: completion) { compared += 1 }
+        }
         #expect(compared > Exhaustive.share(2_500, oneIn: 5))
+    }
+
+    /// A typo search of two edits stops at one edit where that found a document more: a word
+    /// read on candidates must not change what it found. "lucha" narrows the search of
+    /// "megakhan" (two edits, Mega Hawlucha); "sandwich", misspelt too, holds its own hits
+    /// ("sandwichs" is one edit away: nothing more, so two); "电" narrows "hexadron".
+    @Test(arguments: ["lucha megakhan", "pour sandwich redu", "hexadron 电"])
+    func twoEditTyposFindWhatTheyFindWithoutDeferral(_ query: String) {
+        for completion in [false, true] { #expect(Self.compareDeferredWithFull(query, completion: completion)) }
     }
 
     /// A word read on many candidates ("normal" on the thousands a typo of "tande" brings)
