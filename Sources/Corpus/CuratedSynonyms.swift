@@ -1,8 +1,7 @@
 /// Synonyms pokesearch ships of its own (source `pokesearch` in synonyms.tsv): what fans
 /// type for an entity, or for each entity of a group they name together, that neither
-/// PokeAPI's names nor Showdown's nicknames hold. Each was
-/// found missing by the judged query set (Tests/PokesearchTests/Judged): keep it to names
-/// players actually use.
+/// PokeAPI's names nor Showdown's nicknames hold. Each was found missing by the judged query
+/// set (Tests/PokesearchTests/Judged): keep it to names players actually use.
 public enum CuratedSynonyms {
     static let entries: [(term: String, kind: String, slug: String)] = [
         // Competitive players' abbreviation of the move ("KO" in damage calcs and forums).
