@@ -20,10 +20,11 @@ struct JudgedQueryTests {
 
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Judged")
 
-    /// The data lines of a TSV file of the set, split at TABs.
+    /// The data lines of a TSV file of the set, split at TABs. A comment line starts with "# "
+    /// (a query may start with "#": "#25").
     static func rows(_ name: String) throws -> [[String]] {
         try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8).split(separator: "\n")
-            .filter { !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace) }
+            .filter { !$0.hasPrefix("# ") && !$0.allSatisfy(\.isWhitespace) }
             .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
     }
 
