@@ -137,8 +137,7 @@ public enum QueryParser {
         // breaking cost a filter query much of its time).
         let bytes = text.utf8
         // Bare number: id lookup.
-        if let number = Int(text), bytes.allSatisfy({ $0 < 0x80 }) { return .id(number, position: position, written: written(text, number)) }
-        if let (number, digits) = numberAfterHash(text) { return .id(number, position: position + 1, written: written(digits, number)) }
+        if let id = idNumber(text) { return .id(id.number, position: position + id.digitsAt, written: id.written) }
         // @xx:term
         if bytes.first == UInt8(ascii: "@"), let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
             let code = String(text[bytes.index(after: text.startIndex)..<colon])
@@ -178,11 +177,8 @@ public enum QueryParser {
             if let kind = kindPrefixes[name] {
                 query.clauses.append(QueryClause(.filter(.kind(kind), position: position, part: text)))
                 // A kind followed by a number is that kind's id ("pokemon:1", "move:85", "pokemon:#25").
-                if let number = Int(value), value.utf8.allSatisfy({ $0 < 0x80 }) {
-                    return .id(number, position: position + name.count + 1, written: written(value, number))
-                }
-                if let (number, digits) = numberAfterHash(value) {
-                    return .id(number, position: position + name.count + 2, written: written(digits, number))
+                if let id = idNumber(value) {
+                    return .id(id.number, position: position + name.count + 1 + id.digitsAt, written: id.written)
                 }
                 return try term(value, raw: value, position: position + name.count + 1)
             }
@@ -249,14 +245,16 @@ public enum QueryParser {
         return .equal(try number(rest))
     }
 
-    /// A number written after `#` as Pokédexes print one ("#25", "#0025"), and its digits: the
-    /// same as those digits alone.
-    static func numberAfterHash(_ text: String) -> (number: Int, digits: String)? {
+    /// A text that is a number, an id: its digits alone ("25", "0025"), or after `#` as
+    /// Pokédexes print one ("#25", the same as "25"). With where its digits start in the text
+    /// and the digits as written (`written`).
+    static func idNumber(_ text: String) -> (number: Int, digitsAt: Int, written: String)? {
         let bytes = text.utf8
+        if let number = Int(text), bytes.allSatisfy({ $0 < 0x80 }) { return (number, 0, written(text, number)) }
         guard bytes.count > 1, bytes.first == UInt8(ascii: "#"),
               bytes.dropFirst().allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         let digits = String(text.dropFirst())
-        return Int(digits).map { ($0, digits) }
+        return Int(digits).map { ($0, 1, written(digits, $0)) }
     }
 
     /// A number's digits as typed where they differ from the number's own ("01"), else empty
