@@ -25,8 +25,30 @@ public enum QueryParser {
     /// Parses a query. `lenient` (for completion while typing) closes an open quote
     /// instead of failing.
     public static func parse(_ query: String, lenient: Bool = false) throws -> ParsedQuery {
-        if let simple = parseWords(query) { return simple }
-        return try parseGeneral(query, lenient: lenient)
+        var parsed = try parseWords(query) ?? parseGeneral(query, lenient: lenient)
+        dropNumberSigns(&parsed)
+        return parsed
+    }
+
+    /// Words that only say a number follows, as the games and Pokédex sites print a dex
+    /// number ("No. 25", "Nº 25", German "Nr. 25"), folded; and "N° 25", whose degree sign
+    /// folding drops, as typed. Before a number, the number alone is meant (no name has
+    /// such a word before a number).
+    static let numberSigns: Set<String> = ["no", "nr"]
+    static let numberSignsAsTyped: Set<String> = ["N°", "n°"]
+
+    /// Drops each number sign (`numberSigns`, `numberSignsAsTyped`) right before a number.
+    static func dropNumberSigns(_ parsed: inout ParsedQuery) {
+        var i = 0
+        while i + 1 < parsed.clauses.count {
+            if case .term(let term) = parsed.clauses[i].clause, !parsed.clauses[i].negated, term.shape == .word,
+               case .id = parsed.clauses[i + 1].clause, !parsed.clauses[i + 1].negated,
+               numberSigns.contains(term.text) || numberSignsAsTyped.contains(term.raw) {
+                parsed.clauses.remove(at: i)
+            } else {
+                i += 1
+            }
+        }
     }
 
     /// Any query, scalar by scalar.

@@ -99,6 +99,20 @@ struct ParserTests {
         #expect(QueryParser.parseWords("#25") == nil)
     }
 
+    /// A word that only says a number follows ("No. 25", "Nr. 25", "N° 25", as the games and
+    /// Pokédex sites print a dex number) is dropped before a number, and kept anywhere else.
+    @Test func aNumberSignBeforeANumberIsDropped() throws {
+        for query in ["No. 25", "no 25", "Nº 25", "Nr. 25", "N° 25"] {
+            let c = try clauses(query)
+            #expect(c.count == 1 && { if case .id(25, _, _) = c[0].clause { return true } else { return false } }(), "\(query)")
+        }
+        let filtered = try clauses("No. 25 type:electric")
+        #expect(filtered.count == 2 && { if case .id(25, _, _) = filtered[0].clause { return true } else { return false } }())
+        for kept in ["No Guard", "no", "No. 25x", "-no 25", "25 no", "no -25"] {
+            #expect(try clauses(kept).contains { if case .term(let term) = $0.clause { term.text == "no" } else { false } }, "\(kept)")
+        }
+    }
+
     @Test func namesThatLookLikeSyntaxAreTerms() throws {
         for name in ["Type:", ":Eevee", "Farfetch'd", "Porygon-Z", "Nidoran♀", "Mr.", "Typ:Null"] {
             let c = try clauses(name)
