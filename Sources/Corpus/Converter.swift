@@ -17,9 +17,10 @@ public enum Converter {
     /// `convert`, with the synonyms of Pokémon Showdown's `aliases.ts` (its text) when
     /// given: the corpus, and the report of the nicknames that name nothing in it.
     public static func convert(csvDirectory directory: URL, showdownAliases: String?) throws -> (tables: CorpusTables, unmapped: String) {
-        var tables = try convert(csvDirectory: directory)
+        var reader = Reader(directory: directory)
+        var tables = try reader.convert()
         let showdown = try showdownAliases.map { try ShowdownAliases.synonyms(from: $0, corpus: tables) }
-        tables.tables["synonyms"] = Synonyms.table(FormWords.synonyms + CuratedSynonyms.synonyms + (showdown?.synonyms ?? []))
+        tables.tables["synonyms"] = Synonyms.table(try reader.shippedSynonyms() + (showdown?.synonyms ?? []))
         return (tables, showdown?.report ?? "")
     }
 
@@ -76,7 +77,7 @@ struct Reader {
             "pokemon": pokemon, "species": species, "evolutions": evolutions, "moves": moves, "items": items,
             "abilities": abilities, "types": types, "type_efficacy": efficacy,
             "form_names": try FormNameTable.build(languages: languages) { try csv($0) },
-            "synonyms": Synonyms.table(FormWords.synonyms + CuratedSynonyms.synonyms),
+            "synonyms": Synonyms.table(try shippedSynonyms()),
         ])
         var vocabulary = vocab
         try addDetails(to: &tables, vocab: &vocabulary, names: &names, languages: languages)
@@ -316,6 +317,11 @@ struct Reader {
         }
         try addNames(kind: "item", nameTable: "item_names", idColumn: "item_id", slugs: try slugs("items"), names: &names)
         return table
+    }
+
+    /// The synonyms pokesearch ships of its own: the form words and the curated ones.
+    mutating func shippedSynonyms() throws -> [Synonym] {
+        FormWords.synonyms + CuratedSynonyms.synonyms(typeSlugs: try slugs("types").sorted { $0.key < $1.key }.map(\.value))
     }
 
     mutating func typesTable(vocab: Vocabulary, names: inout NameCollector) throws -> Table {

@@ -15,14 +15,14 @@ public enum CuratedSynonyms {
         ("eeveelution", "pokemon", "vaporeon"), ("eeveelution", "pokemon", "jolteon"), ("eeveelution", "pokemon", "flareon"),
         ("eeveelution", "pokemon", "espeon"), ("eeveelution", "pokemon", "umbreon"), ("eeveelution", "pokemon", "leafeon"),
         ("eeveelution", "pokemon", "glaceon"), ("eeveelution", "pokemon", "sylveon"),
-    ] + typeSlugs.map { ("\($0) type", "type", $0) }
+    ]
 
-    /// The types people name as "Fire type" or "Fire-type", as the games write it: each is a
-    /// name of its type, so that the type comes before the forms and items of that type.
-    static let typeSlugs = ["normal", "fighting", "flying", "poison", "ground", "rock", "bug", "ghost", "steel", "fire", "water",
-                            "grass", "electric", "psychic", "ice", "dragon", "dark", "fairy", "stellar"]
-
-    public static var synonyms: [Synonym] {
-        entries.map { Synonym(term: $0.term, kind: $0.kind, slug: $0.slug, source: "pokesearch") }
+    /// The synonyms for a corpus whose types are `typeSlugs`: the entries above, and each type
+    /// as people name it, "Fire type" or "Fire-type" as the games write it, so that the type
+    /// comes before the forms and items of that type.
+    public static func synonyms(typeSlugs: [String]) -> [Synonym] {
+        (entries + typeSlugs.map { ("\($0) type", "type", $0) }).map {
+            Synonym(term: $0.term, kind: $0.kind, slug: $0.slug, source: "pokesearch")
+        }
     }
 }
