@@ -17,11 +17,16 @@ public enum Converter {
     /// `convert`, with the synonyms of Pokémon Showdown's `aliases.ts` (its text) when
     /// given: the corpus, and the report of the nicknames that name nothing in it.
     public static func convert(csvDirectory directory: URL, showdownAliases: String?) throws -> (tables: CorpusTables, unmapped: String) {
-        var reader = Reader(directory: directory)
-        var tables = try reader.convert()
+        var tables = try convert(csvDirectory: directory)
         let showdown = try showdownAliases.map { try ShowdownAliases.synonyms(from: $0, corpus: tables) }
-        tables.tables["synonyms"] = Synonyms.table(try reader.shippedSynonyms() + (showdown?.synonyms ?? []))
+        tables.tables["synonyms"] = Synonyms.table(try shippedSynonyms(of: tables) + (showdown?.synonyms ?? []))
         return (tables, showdown?.report ?? "")
+    }
+
+    /// The synonyms pokesearch ships of its own for a corpus: the form words and the
+    /// curated ones.
+    static func shippedSynonyms(of tables: CorpusTables) throws -> [Synonym] {
+        FormWords.synonyms + (try CuratedSynonyms.synonyms(of: tables))
     }
 
     public static func convert(csvDirectory directory: URL) throws -> CorpusTables {
@@ -77,8 +82,8 @@ struct Reader {
             "pokemon": pokemon, "species": species, "evolutions": evolutions, "moves": moves, "items": items,
             "abilities": abilities, "types": types, "type_efficacy": efficacy,
             "form_names": try FormNameTable.build(languages: languages) { try csv($0) },
-            "synonyms": Synonyms.table(try shippedSynonyms()),
         ])
+        tables.tables["synonyms"] = Synonyms.table(try Converter.shippedSynonyms(of: tables))
         var vocabulary = vocab
         try addDetails(to: &tables, vocab: &vocabulary, names: &names, languages: languages)
         tables.tables["vocab"] = vocabulary.table()
@@ -317,11 +322,6 @@ struct Reader {
         }
         try addNames(kind: "item", nameTable: "item_names", idColumn: "item_id", slugs: try slugs("items"), names: &names)
         return table
-    }
-
-    /// The synonyms pokesearch ships of its own: the form words and the curated ones.
-    mutating func shippedSynonyms() throws -> [Synonym] {
-        FormWords.synonyms + CuratedSynonyms.synonyms(typeSlugs: try slugs("types").sorted { $0.key < $1.key }.map(\.value))
     }
 
     mutating func typesTable(vocab: Vocabulary, names: inout NameCollector) throws -> Table {

@@ -17,12 +17,30 @@ public enum CuratedSynonyms {
         ("eeveelution", "pokemon", "glaceon"), ("eeveelution", "pokemon", "sylveon"),
     ]
 
-    /// The synonyms for a corpus whose types are `typeSlugs`: the entries above, and each type
-    /// as people name it, "Fire type" or "Fire-type" as the games write it, so that the type
-    /// comes before the forms and items of that type.
-    public static func synonyms(typeSlugs: [String]) -> [Synonym] {
-        (entries + typeSlugs.map { ("\($0) type", "type", $0) }).map {
-            Synonym(term: $0.term, kind: $0.kind, slug: $0.slug, source: "pokesearch")
+    /// The synonyms for a corpus (its `types`, `pokemon` and `moves` tables): the entries
+    /// above, and the groups fans name by a word of the games, read off the tables so that
+    /// a new member needs no edit:
+    /// - each type as people name it, "Fire type" or "Fire-type" as the games write it, so
+    ///   that the type comes before the forms and items of that type;
+    /// - "mega evolution": every Mega Evolution (a form that is a mega);
+    /// - "z move": every Z-Move (the moves of generation 7 with 1 PP, which only Z-Moves have);
+    /// - "max move": every Max Move (the moves whose slug starts "max-": Max Flare ... Max Guard).
+    public static func synonyms(of tables: CorpusTables) throws -> [Synonym] {
+        func rows(_ stem: String, _ columns: String...) throws -> [[String]] {
+            guard let table = tables.tables[stem] else { return [] }
+            let positions = try columns.map { try table.index(of: $0, in: "\(stem).tsv") }
+            return table.rows.map { row in positions.map { row[$0] } }
         }
+        let types = try rows("types", "slug").map { $0[0] }
+        let megas = try rows("pokemon", "slug", "is_mega").filter { $0[1] == "1" }.map { $0[0] }
+        let moves = try rows("moves", "slug", "generation", "pp")
+        let zMoves = moves.filter { $0[1] == "7" && $0[2] == "1" }.map { $0[0] }
+        let maxMoves = moves.filter { $0[0].hasPrefix("max-") }.map { $0[0] }
+        var groups = entries + types.map { ("\($0) type", "type", $0) }
+        for (words, kind, members) in [(["mega evolution", "mega evolutions"], "pokemon", megas),
+                                       (["z move", "z moves"], "move", zMoves), (["max move", "max moves"], "move", maxMoves)] {
+            for word in words { groups += members.map { (word, kind, $0) } }
+        }
+        return groups.map { Synonym(term: $0.term, kind: $0.kind, slug: $0.slug, source: "pokesearch") }
     }
 }
