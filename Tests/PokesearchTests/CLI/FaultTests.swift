@@ -93,13 +93,15 @@ import Glibc
 
     /// Another process holds the write lock (`BEGIN EXCLUSIVE`): commands wait SQLite's busy
     /// timeout, then fail clearly; the database is not mistaken for a damaged one.
-    @Test func databaseLockedByAnotherWriter() throws {
+    @Test func databaseLockedByAnotherWriter() async throws {
         let previous = try Previous("locked")
         let holder = try Database(path: previous.path, mode: .readWrite)
         try holder.execute("BEGIN EXCLUSIVE")
-        // (All three at once: each waits out the same timeout.)
-        let runs = try pokesearchAtOnce([["ingest", "--db", previous.path, "--quiet"], ["fav", "add", "eevee", "--db", previous.path],
-                                         ["pikachu", "--db", previous.path]])
+        // (All three at once: each waits out the same timeout, off the test runner's threads.)
+        let runs = try await offTheTestThreads {
+            try pokesearchAtOnce([["ingest", "--db", previous.path, "--quiet"], ["fav", "add", "eevee", "--db", previous.path],
+                                  ["pikachu", "--db", previous.path]])
+        }
         for run in runs { expectDataError(run, mentioning: ["locked"]) }
         try holder.execute("ROLLBACK")
         try previous.expectIntact()

@@ -13,7 +13,7 @@ struct FormIdentityTests {
     let db = Fixture.database
 
     @Test func noTwoEntitiesShareKindAndID() {
-        let entities = Documents(corpus: Fixture.corpus).entities
+        let entities = Fixture.documents.entities
         var seen: [String: String] = [:]
         for e in entities {
             let key = "\(e.kind.rawValue):\(e.id)"
@@ -31,7 +31,7 @@ struct FormIdentityTests {
 
     /// Every Pokémon ranks before every form, forms before moves (the kind rule's order).
     @Test func documentsAreInKindOrder() {
-        let kinds = Documents(corpus: Fixture.corpus).entities.map(\.kind)
+        let kinds = Fixture.documents.entities.map(\.kind)
         #expect(kinds == kinds.sorted())
     }
 

@@ -68,10 +68,10 @@ struct DeferredWordTests {
 
     @Test(.tags(.exhaustive)) func deferredWordsRankAsFullMatches() throws {
         var compared = 0
-        for query in Exhaustive.sample(try Self.queries(), oneIn: 5) {
+        for query in Exhaustive.sample(try Self.queries(), oneIn: 10) {
             for completion in [false, true] where Self.compareDeferredWithFull(query, completion: completion) { compared += 1 }
         }
-        #expect(compared > Exhaustive.share(2_500, oneIn: 5))
+        #expect(compared > Exhaustive.share(2_500, oneIn: 10))
     }
 
     /// A typo search of two edits stops at one edit where that found a document more: a word

@@ -62,7 +62,7 @@ struct PrefixTopsTests {
         let engine = Fixture.engine
         var answered = (search: 0, completion: 0)
         var compared = 0
-        for query in Exhaustive.sample(try Self.prefixes(), oneIn: 8) {
+        for query in Exhaustive.sample(try Self.prefixes(), oneIn: 16) {
             for completion in [false, true] {
                 guard let parsed = try? QueryParser.parse(query, lenient: completion) else { continue }
                 for (limit, offset) in [(20, 0), (8, 0), (10, 10)] {
@@ -83,7 +83,7 @@ struct PrefixTopsTests {
             }
         }
         // The lists answer most one-word queries; a shortcut that never fires tests nothing.
-        #expect(answered.search > Exhaustive.share(5_000, oneIn: 8) && answered.completion > Exhaustive.share(5_000, oneIn: 8), "answered \(answered)")
+        #expect(answered.search > Exhaustive.share(5_000, oneIn: 16) && answered.completion > Exhaustive.share(5_000, oneIn: 16), "answered \(answered)")
     }
 
     /// One word as typed: every prefix (Latin and other scripts) in lower case, with a
@@ -122,7 +122,7 @@ struct PrefixTopsTests {
         let engine = Fixture.engine
         var shortcuts = 0, compared = 0
         // (Every third text: a search reads more than a completion.)
-        for (i, text) in try Self.oneWordTexts(oneIn: 40).enumerated() where i % 3 == 0 {
+        for (i, text) in try Self.oneWordTexts(oneIn: 80).enumerated() where i % 3 == 0 {
             for (limit, offset, language) in [(20, 0, 0), (10, 10, 0), (33, 0, 0), (20, 0, 1), (20, 0, -1)] {
                 var options = SearchOptions()
                 options.limit = limit
@@ -167,7 +167,7 @@ struct PrefixTopsTests {
     @Test(.tags(.exhaustive)) func oneWordsCompleteAsParsed() throws {
         let engine = Fixture.engine
         var shortcuts = 0, unanswered = 0, compared = 0
-        for text in try Self.oneWordTexts(oneIn: 40) {
+        for text in try Self.oneWordTexts(oneIn: 80) {
             for (limit, language) in [(8, 0), (1, 0), (32, 0), (33, 0), (8, 1)] {
                 let parsed = try? engine.completeParsed(text, limit: limit, language: language, kinds: [])
                 let completed = try? engine.complete(text, limit: limit, language: language)
@@ -189,7 +189,7 @@ struct PrefixTopsTests {
         }
         // The shortcut answers most of them; one that never fired would test nothing.
         #expect(shortcuts > compared / 2, "\(shortcuts) of \(compared) by the shortcut")
-        #expect(unanswered > Exhaustive.share(1_000, oneIn: 40), "\(unanswered) of \(compared) matched as a term made from the folding")
+        #expect(unanswered > Exhaustive.share(1_000, oneIn: 80), "\(unanswered) of \(compared) matched as a term made from the folding")
         for text in ["12", "pikachu ", "-pika", "mr mime", "★", "ア・イ", "a©b", "x😀", ""] {
             guard case .notOneWord = engine.completionOfOneWord(text, limit: 8, language: 0) else { Issue.record("'\(text)'"); continue }
         }
@@ -249,8 +249,8 @@ struct PrefixTopsTests {
     /// others.
     @Test(.tags(.exhaustive)) func wordsCompleteAsParsed() throws {
         let engine = Fixture.engine
-        let texts = try Self.wordsPrefixes(oneIn: 32)
-        #expect(texts.count > Exhaustive.share(10_000, oneIn: 32))
+        let texts = try Self.wordsPrefixes(oneIn: 64)
+        #expect(texts.count > Exhaustive.share(10_000, oneIn: 64))
         var shortcuts = 0, compared = 0
         for text in texts {
             for (limit, language) in [(8, 0), (1, 0), (40, 0), (8, 1), (8, 8)] {
@@ -391,7 +391,7 @@ struct PrefixTopsTests {
         let index = Fixture.engine.index
         let keys = (0..<index.keys.count).map { Array(index.keys.bytes[index.keys.range($0)]) }
         let prefixes = try Self.prefixes().enumerated().filter({ $0.offset % 97 == 0 }).map(\.element)
-        for prefix in Exhaustive.sample(prefixes, oneIn: 8) + ["zzzz", "a", "ピ"] {
+        for prefix in Exhaustive.sample(prefixes, oneIn: 16) + ["zzzz", "a", "ピ"] {
             let bytes = Array(prefix.utf8)
             let expected = keys.indices.filter { keys[$0].starts(with: bytes) }
             let range = index.keyRange(prefix: bytes)

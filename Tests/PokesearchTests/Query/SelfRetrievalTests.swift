@@ -40,7 +40,7 @@ struct SelfRetrievalTests {
 
     @Test(.tags(.exhaustive)) func everyNameFindsItsEntity() throws {
         let index = Fixture.engine.index
-        let documents = Documents(corpus: Fixture.corpus)
+        let documents = Fixture.documents
         // Who has each folded name (as written or compact), over every name searched.
         var owners: [String: Set<Int>] = [:]
         for name in documents.names {

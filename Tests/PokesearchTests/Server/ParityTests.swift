@@ -31,38 +31,66 @@ struct ParityTests {
         try TestClient(path: server.socketPath).requestJSON("STATS")["requests"] as? Int ?? -1
     }
 
-    /// `arguments` run through the server and from the database: the same stdout, stderr and status.
-    func expectSame(_ arguments: [String], server: RunningServer, database: String = ServerFixture.database) throws {
+    /// A command run through the server and from the database, and how many requests the
+    /// server took meanwhile besides the STATS that counted them.
+    struct Both {
+        var arguments: [String]
+        var served: ServerFixture.RunResult
+        var local: ServerFixture.RunResult
+        var asked: Int
+    }
+
+    func runBoth(_ arguments: [String], server: RunningServer, database: String = ServerFixture.database) throws -> Both {
         let common = ["--db", database, "--socket", server.socketPath]
         let before = try requestsServed(server)
         let served = ServerFixture.run(arguments + common)
         let asked = try requestsServed(server) - before - 1
         let local = ServerFixture.run(arguments + common + ["--no-server"])
-        #expect(served.stdout == local.stdout, "\(arguments)")
-        #expect(served.stderr == local.stderr, "\(arguments)")
-        #expect(served.status == local.status, "\(arguments)")
-        #expect(asked == 2, "\(arguments): STATS and the request went to the server")
+        return Both(arguments: arguments, served: served, local: local, asked: asked)
     }
 
-    @Test(.tags(.exhaustive)) func searchesAreTheSameWithAndWithoutAServer() throws {
+    /// The same stdout, stderr and status either way.
+    func expectSame(_ both: Both) {
+        #expect(both.served.stdout == both.local.stdout, "\(both.arguments)")
+        #expect(both.served.stderr == both.local.stderr, "\(both.arguments)")
+        #expect(both.served.status == both.local.status, "\(both.arguments)")
+        #expect(both.asked == 2, "\(both.arguments): STATS and the request went to the server")
+    }
+
+    /// `arguments` run through the server and from the database: the same stdout, stderr and status.
+    func expectSame(_ arguments: [String], server: RunningServer, database: String = ServerFixture.database) throws {
+        expectSame(try runBoth(arguments, server: server, database: database))
+    }
+
+    /// Each of `commands` run both ways, off the test runner's threads (each run is mostly a
+    /// wait for a process and the server), then compared.
+    func expectSame(_ commands: [[String]], server: RunningServer) async throws {
+        for both in try await offTheTestThreads({ try commands.map { try runBoth($0, server: server) } }) { expectSame(both) }
+    }
+
+    @Test(.tags(.exhaustive)) func searchesAreTheSameWithAndWithoutAServer() async throws {
         let server = try RunningServer()
+        var commands: [[String]] = []
         for query in Exhaustive.sample(Self.queries, oneIn: 16) {
             for options in [["-n", "10"], ["-n", "5", "-l", "ja", "--offset", "2"], ["-j", "-n", "5"]] {
-                try expectSame(["search", query] + options, server: server)
+                commands.append(["search", query] + options)
             }
         }
-        try expectSame(["search", "kind:pokemon", "-s", "attack", "--desc", "-n", "5", "-l", "fr"], server: server)
-        try expectSame(["search", "type:water", "-n", "0"], server: server)
-        try expectSame(["search", "type:water", "--offset", "100000"], server: server)
+        commands.append(["search", "kind:pokemon", "-s", "attack", "--desc", "-n", "5", "-l", "fr"])
+        commands.append(["search", "type:water", "-n", "0"])
+        commands.append(["search", "type:water", "--offset", "100000"])
+        try await expectSame(commands, server: server)
     }
 
-    @Test(.tags(.exhaustive)) func completionsAreTheSameWithAndWithoutAServer() throws {
+    @Test(.tags(.exhaustive)) func completionsAreTheSameWithAndWithoutAServer() async throws {
         let server = try RunningServer()
+        var commands: [[String]] = []
         for prefix in Exhaustive.sample(["pika", "fire d", "ピカ", "zzzzqqqq", "char", "mr mi", "metronom"], oneIn: 2) {
             for options in [[], ["--slugs"], ["-j", "-n", "3"], ["-n", "0"], ["-k", "move"]] {
-                try expectSame(["complete", prefix] + options, server: server)
+                commands.append(["complete", prefix] + options)
             }
         }
+        try await expectSame(commands, server: server)
     }
 
     /// The server reads the favourites from the database it serves, as the CLI does.

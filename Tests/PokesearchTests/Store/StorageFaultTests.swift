@@ -238,14 +238,18 @@ import Glibc
     }
 
     /// A writer lock held elsewhere holds `fav add` up only a moment: then one line, exit 3.
-    @Test func aHeldWriterLockHoldsAFavouriteUpOnlyAMoment() throws {
+    @Test func aHeldWriterLockHoldsAFavouriteUpOnlyAMoment() async throws {
         let path = Fixture.copyOfDatabase("writer-held")
-        let started = Date()
-        let run = try WriterLock.withLock(databasePath: path, waitingAtMost: 0) {
-            try pokesearch(["fav", "add", "eevee", "--db", path])
+        // (The moment waited out off the test runner's threads, and timed there.)
+        let (run, heldUp) = try await offTheTestThreads {
+            let started = Date()
+            let run = try WriterLock.withLock(databasePath: path, waitingAtMost: 0) {
+                try pokesearch(["fav", "add", "eevee", "--db", path])
+            }
+            return (run, Date().timeIntervalSince(started))
         }
         #expect(run.status == 3 && run.stderr.contains("being written by another pokesearch"), "\(run.status) \(run.stderr)")
-        #expect(Date().timeIntervalSince(started) < WriterLock.userWait + 20)
+        #expect(heldUp < WriterLock.userWait + 20)
         #expect(try pokesearch(["fav", "add", "eevee", "--db", path]).status == 0)
     }
 }

@@ -39,14 +39,24 @@ enum Fixture {
 
     static let corpusTables: CorpusTables = try! TSV.readCorpus(from: corpusDirectory)
     static let corpus: Corpus = try! Corpus(tables: corpusTables)
+    /// The bundled corpus's search documents, made once for the tests that read them.
+    static let documents = Documents(corpus: corpus)
 
     /// One ingested database for the whole test run (ingest is the slow part of a debug
-    /// build), as `pokesearch ingest` makes it from the bundled corpus; tests that write
-    /// make their own.
-    static let database: String = {
-        let path = temporaryDirectory("shared-db") + "/pokesearch.sqlite"
-        _ = try! Ingest.run(tables: corpusTables, source: "bundled corpus", databasePath: path)
-        return path
+    /// build), as a user's first command makes it from the bundled corpus: a search with
+    /// no database yet, in a directory not made yet (`firstCommand`); tests that write make
+    /// their own.
+    static var database: String { firstCommand.path }
+
+    /// The run of the built binary that made the shared database, and where: what
+    /// IngestCommandTests.firstCommandIngestsTheBundledCorpusByItself checks, so that the
+    /// run ingests the whole corpus once.
+    static let firstCommand: (path: String, run: Run) = {
+        let path = temporaryDirectory("shared-db") + "/data/pokesearch.sqlite"
+        let run = try! pokesearch(["pikachu", "--db", path])
+        precondition(run.status == 0 && FileManager.default.fileExists(atPath: path),
+                     "the first command made no database at \(path): \(run.status) \(run.stderr)")
+        return (path, run)
     }()
 
     /// A small corpus (the sync tests' subset: the first ten evolution chains, Pikachu's
@@ -161,6 +171,24 @@ func pokesearchAtOnce(_ commands: [[String]]) throws -> [Run] {
     }
     finished.wait()
     return try runs.withLock { runs in try commands.indices.map { try runs[$0]!.get() } }
+}
+
+/// Runs `body` on a thread of its own and awaits it, for a test that mostly waits (out a
+/// timeout, for a lock held elsewhere): the test runner runs tests on as many threads as
+/// there are cores, and one blocked waiting would leave its core idle all the while; awaited,
+/// the thread goes on with other tests. `body` expects nothing itself (an issue recorded off
+/// the test's task is not the test's): it returns what the test then expects of, and the
+/// test touches nothing it captured until it returns. What is timed is timed in `body`: the
+/// test may wait a while for a runner's thread again once it returns.
+func offTheTestThreads<T>(_ body: @escaping () throws -> T) async throws -> T {
+    nonisolated(unsafe) let body = body
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>, Never>) in
+        Thread {
+            nonisolated(unsafe) let result = Result { try body() }
+            continuation.resume(returning: result)
+        }.start()
+    }
+    return try result.get()
 }
 
 /// Runs `process` to its end and returns its status and output. Both pipes are drained at
