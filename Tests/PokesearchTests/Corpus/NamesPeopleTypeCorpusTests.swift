@@ -58,6 +58,30 @@ struct NamesPeopleTypeCorpusTests {
         #expect(Set(corpus.synonyms.filter { $0.kind == "word" && $0.slug == "female" }.map(\.term)) == ["f", "♀"])
     }
 
+    /// The groups read off the tables (`CuratedSynonyms`) hold what the games call so, and only
+    /// that: a PokeAPI change that breaks a membership rule (a Z-Move's PP, a Max Move's slug,
+    /// `is_mega`) fails here rather than in a judged query's first result.
+    @Test func groupsReadOffTheTablesHoldTheirMembers() {
+        func members(_ term: String) -> Set<String> { Set(synonym(term)) }
+        // The 35 Z-Moves of a type (each a physical and a special move in PokeAPI) and the 18
+        // exclusive ones; generation 7's other moves, and the other moves of 1 PP, are none.
+        let zMoves = members("z move")
+        #expect(zMoves.count == 53)
+        #expect(zMoves.isSuperset(of: ["move:breakneck-blitz--physical", "move:breakneck-blitz--special", "move:catastropika",
+                                       "move:10-000-000-volt-thunderbolt", "move:clangorous-soulblaze"]))
+        #expect(zMoves.isDisjoint(with: ["move:struggle", "move:sketch", "move:revival-blessing", "move:spectral-thief",
+                                         "move:max-flare"]))
+        // The 18 Max Moves of a type and Max Guard.
+        let maxMoves = members("max move")
+        #expect(maxMoves.count == 19 && maxMoves.contains("move:max-guard") && maxMoves.contains("move:max-flare"))
+        // Every Mega Evolution, and no other form.
+        let megas = members("mega evolution")
+        #expect(megas == Set(corpus.pokemon.filter(\.isMega).map { "pokemon:\($0.slug)" }))
+        #expect(megas.count == 97 && megas.contains("pokemon:charizard-mega-x") && !megas.contains("pokemon:charizard"))
+        // The plurals name the same.
+        #expect(members("z moves") == zMoves && members("max moves") == maxMoves && members("mega evolutions") == megas)
+    }
+
     @Test func aliasesParseSkipFormatsAndReportWhatNamesNothing() throws {
         let text = """
             export const Aliases: import('../sim/dex').AliasesTable = {
