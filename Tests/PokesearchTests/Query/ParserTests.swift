@@ -113,6 +113,26 @@ struct ParserTests {
         }
     }
 
+    /// The sign run together with the number, one word ("No.25", as Pokédex pages print it),
+    /// is the number too, by both parse paths and not taken for a one-word query; a word
+    /// that only looks like one is a word.
+    @Test func aNumberSignRunTogetherWithANumberIsTheNumber() throws {
+        for (query, digitsAt) in [("No.25", 3), ("no.25", 3), ("NR.25", 3), ("N°25", 2), ("Nº25", 2), ("No.025", 3)] {
+            let c = try clauses(query)
+            #expect(c.count == 1 && { if case .id(25, digitsAt, _) = c[0].clause { return true } else { return false } }(), "\(query) \(c)")
+            #expect(QueryParser.parseWords(query).map { $0.clauses == c } ?? true, "\(query)")
+            #expect(QueryParser.parseWords(query + " pikachu").map { $0.clauses.first == c.first } ?? true, "\(query) pikachu")
+            let bytes = Array(query.utf8)
+            let folded = bytes.withUnsafeBufferPointer { input in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * bytes.count) { QueryParser.foldedWord(input, into: $0) }
+            }
+            #expect(folded == nil, "\(query) is no one-word query")
+        }
+        for word in ["No.", "No.25x", "No.2.5", "Nox25", "Np.25", "No.-25", "No.#25", "N°", "No25"] {
+            #expect(try !clauses(word).contains { if case .id = $0.clause { true } else { false } }, "\(word)")
+        }
+    }
+
     @Test func namesThatLookLikeSyntaxAreTerms() throws {
         for name in ["Type:", ":Eevee", "Farfetch'd", "Porygon-Z", "Nidoran♀", "Mr.", "Typ:Null"] {
             let c = try clauses(name)
