@@ -15,16 +15,25 @@ public enum CuratedSynonyms {
         ("eeveelution", "pokemon", "vaporeon"), ("eeveelution", "pokemon", "jolteon"), ("eeveelution", "pokemon", "flareon"),
         ("eeveelution", "pokemon", "espeon"), ("eeveelution", "pokemon", "umbreon"), ("eeveelution", "pokemon", "leafeon"),
         ("eeveelution", "pokemon", "glaceon"), ("eeveelution", "pokemon", "sylveon"),
-    ]
+    ] + ultraBeasts.flatMap { slug in ["ultra beast", "ultra beasts"].map { ($0, "pokemon", slug) } }
 
-    /// The synonyms for a corpus (its `types`, `pokemon` and `moves` tables): the entries
+    /// The Ultra Beasts, as the games name them: PokeAPI marks none ("ultra beast" gave the
+    /// Beast Ball first).
+    static let ultraBeasts = ["nihilego", "buzzwole", "pheromosa", "xurkitree", "celesteela", "kartana", "guzzlord", "poipole",
+                              "naganadel", "stakataka", "blacephalon"]
+
+    /// The synonyms for a corpus (its `types`, `pokemon`, `species` and `moves` tables): the entries
     /// above, and the groups fans name by a word of the games, read off the tables so that
     /// a new member needs no edit:
     /// - each type as people name it, "Fire type" or "Fire-type" as the games write it, so
     ///   that the type comes before the forms and items of that type;
     /// - "mega evolution": every Mega Evolution (a form that is a mega);
     /// - "z move": every Z-Move (the moves of generation 7 with 1 PP, which only Z-Moves have);
-    /// - "max move": every Max Move (the moves whose slug starts "max-": Max Flare ... Max Guard).
+    /// - "max move": every Max Move (the moves whose slug starts "max-": Max Flare ... Max Guard);
+    /// - "legendary", "mythical" and their plurals: the default Pokémon of every legendary
+    ///   and mythical species (what `is:legendary` filters, as a word people search for: it
+    ///   gave the Legendary Clue items first, and "legendaries" Arcanine, whose genus is
+    ///   "Legendary Pokémon").
     public static func synonyms(of tables: CorpusTables) throws -> [Synonym] {
         func rows(_ stem: String, _ columns: String...) throws -> [[String]] {
             guard let table = tables.tables[stem] else { return [] }
@@ -36,9 +45,17 @@ public enum CuratedSynonyms {
         let moves = try rows("moves", "slug", "generation", "pp")
         let zMoves = moves.filter { $0[1] == "7" && $0[2] == "1" }.map { $0[0] }
         let maxMoves = moves.filter { $0[0].hasPrefix("max-") }.map { $0[0] }
+        let species = try rows("species", "id", "is_legendary", "is_mythical")
+        let defaults = try rows("pokemon", "slug", "species", "is_default").filter { $0[2] == "1" }
+        func defaultPokemon(ofSpeciesWhere flag: Int) -> [String] {
+            let chosen = Set(species.filter { $0[flag] == "1" }.map { $0[0] })
+            return defaults.filter { chosen.contains($0[1]) }.map { $0[0] }
+        }
         var groups = entries + types.map { ("\($0) type", "type", $0) }
         for (words, kind, members) in [(["mega evolution", "mega evolutions"], "pokemon", megas),
-                                       (["z move", "z moves"], "move", zMoves), (["max move", "max moves"], "move", maxMoves)] {
+                                       (["z move", "z moves"], "move", zMoves), (["max move", "max moves"], "move", maxMoves),
+                                       (["legendary", "legendaries"], "pokemon", defaultPokemon(ofSpeciesWhere: 1)),
+                                       (["mythical", "mythicals"], "pokemon", defaultPokemon(ofSpeciesWhere: 2))] {
             for word in words { groups += members.map { (word, kind, $0) } }
         }
         return groups.map { Synonym(term: $0.term, kind: $0.kind, slug: $0.slug, source: "pokesearch") }

@@ -60,7 +60,7 @@ struct NamesPeopleTypeCorpusTests {
 
     /// The groups read off the tables (`CuratedSynonyms`) hold what the games call so, and only
     /// that: a PokeAPI change that breaks a membership rule (a Z-Move's PP, a Max Move's slug,
-    /// `is_mega`) fails here rather than in a judged query's first result.
+    /// `is_mega`, `is_legendary`) fails here rather than in a judged query's first result.
     @Test func groupsReadOffTheTablesHoldTheirMembers() {
         func members(_ term: String) -> Set<String> { Set(synonym(term)) }
         // The 35 Z-Moves of a type (each a physical and a special move in PokeAPI) and the 18
@@ -78,8 +78,18 @@ struct NamesPeopleTypeCorpusTests {
         let megas = members("mega evolution")
         #expect(megas == Set(corpus.pokemon.filter(\.isMega).map { "pokemon:\($0.slug)" }))
         #expect(megas.count == 97 && megas.contains("pokemon:charizard-mega-x") && !megas.contains("pokemon:charizard"))
+        // The default Pokémon of each legendary and each mythical species (not their other
+        // forms), and the Ultra Beasts, which PokeAPI marks not.
+        let legendaries = members("legendary"), mythicals = members("mythical")
+        #expect(legendaries.count == corpus.species.filter(\.isLegendary).count && legendaries.count == 71)
+        #expect(legendaries.isSuperset(of: ["pokemon:articuno", "pokemon:mewtwo", "pokemon:koraidon"]))
+        #expect(!legendaries.contains("pokemon:mewtwo-mega-x") && !legendaries.contains("pokemon:mew"))
+        #expect(mythicals.count == 23 && mythicals.contains("pokemon:mew") && mythicals.isDisjoint(with: legendaries))
+        #expect(members("ultra beast").count == 11 && members("ultra beast").contains("pokemon:blacephalon"))
         // The plurals name the same.
         #expect(members("z moves") == zMoves && members("max moves") == maxMoves && members("mega evolutions") == megas)
+        #expect(members("legendaries") == legendaries && members("mythicals") == mythicals
+                && members("ultra beasts") == members("ultra beast"))
     }
 
     @Test func aliasesParseSkipFormatsAndReportWhatNamesNothing() throws {
