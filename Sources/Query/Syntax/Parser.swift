@@ -42,8 +42,9 @@ public enum QueryParser {
     /// anything else, as soon as its first byte is no "n" (the word-at-a-time paths ask for
     /// each word with punctuation).
     static func numberAfterSign(_ text: String) -> (number: Int, digitsAt: Int, written: String)? {
+        guard let first = text.utf8.first, lowercasedASCII(first) == UInt8(ascii: "n") else { return nil }
         let bytes = Array(text.utf8.prefix(24))
-        guard bytes.count > 3, bytes.count < 24, lowercasedASCII(bytes[0]) == UInt8(ascii: "n") else { return nil }
+        guard bytes.count > 3, bytes.count < 24 else { return nil }
         let digitsAt: (bytes: Int, scalars: Int)
         switch (lowercasedASCII(bytes[1]), bytes[2]) {
         case (UInt8(ascii: "o"), UInt8(ascii: ".")), (UInt8(ascii: "r"), UInt8(ascii: ".")): digitsAt = (3, 3)
