@@ -16,11 +16,20 @@ public enum CuratedSynonyms {
         ("eeveelution", "pokemon", "espeon"), ("eeveelution", "pokemon", "umbreon"), ("eeveelution", "pokemon", "leafeon"),
         ("eeveelution", "pokemon", "glaceon"), ("eeveelution", "pokemon", "sylveon"),
     ] + ultraBeasts.flatMap { slug in ["ultra beast", "ultra beasts"].map { ($0, "pokemon", slug) } }
+      + starters.flatMap { slug in ["starter", "starters"].map { ($0, "pokemon", slug) } }
 
     /// The Ultra Beasts, as the games name them: PokeAPI marks none ("ultra beast" gave the
     /// Beast Ball first).
     static let ultraBeasts = ["nihilego", "buzzwole", "pheromosa", "xurkitree", "celesteela", "kartana", "guzzlord", "poipole",
                               "naganadel", "stakataka", "blacephalon"]
+
+    /// The starter Pokémon a player chooses from at the start of each generation's games, as
+    /// fans name them ("fire starter": Charmander, Cyndaquil ... Fuecoco); PokeAPI marks none.
+    /// (Let's Go's partner Pikachu and Eevee have "starter" in their slugs.)
+    static let starters = ["bulbasaur", "charmander", "squirtle", "chikorita", "cyndaquil", "totodile", "treecko", "torchic",
+                           "mudkip", "turtwig", "chimchar", "piplup", "snivy", "tepig", "oshawott", "chespin", "fennekin",
+                           "froakie", "rowlet", "litten", "popplio", "grookey", "scorbunny", "sobble", "sprigatito", "fuecoco",
+                           "quaxly"]
 
     /// The synonyms for a corpus (its `types`, `pokemon`, `species` and `moves` tables): the entries
     /// above, and the groups fans name by a word of the games, read off the tables so that

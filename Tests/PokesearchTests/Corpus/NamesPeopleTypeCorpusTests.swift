@@ -86,10 +86,14 @@ struct NamesPeopleTypeCorpusTests {
         #expect(!legendaries.contains("pokemon:mewtwo-mega-x") && !legendaries.contains("pokemon:mew"))
         #expect(mythicals.count == 23 && mythicals.contains("pokemon:mew") && mythicals.isDisjoint(with: legendaries))
         #expect(members("ultra beast").count == 11 && members("ultra beast").contains("pokemon:blacephalon"))
+        // The starters, three a generation: none evolved, none a partner form.
+        let starters = members("starter")
+        #expect(starters.count == 27 && starters.contains("pokemon:quaxly") && !starters.contains("pokemon:charizard")
+                && !starters.contains("pokemon:pikachu-starter"))
         // The plurals name the same.
         #expect(members("z moves") == zMoves && members("max moves") == maxMoves && members("mega evolutions") == megas)
         #expect(members("legendaries") == legendaries && members("mythicals") == mythicals
-                && members("ultra beasts") == members("ultra beast"))
+                && members("ultra beasts") == members("ultra beast") && members("starters") == starters)
     }
 
     @Test func aliasesParseSkipFormatsAndReportWhatNamesNothing() throws {
