@@ -70,6 +70,15 @@ extension SearchEngine {
             throw QueryError("nothing to search for: give a name, a word or a filter", position: 0, part: "")
         }
         if !listsTried, let answer = answerFromTops(parsed, options: options, completion: completion) { return answer }
+        if !completion, let narrowed = kindWordsAsFilters(parsed) {
+            let lease = hitMaps.lease()
+            let (ranked, positives) = try rank(narrowed, options: options, completion: false, lease: lease)
+            if !ranked.isEmpty {
+                return RankedWindow(window: window(ranked, options), total: ranked.count, positives: positives, lease: lease,
+                                    route: listsTried ? .oneWordRanked : .parsedRanked)
+            }
+            lease.release()
+        }
         let lease = hitMaps.lease()
         let (ranked, positives) = try rank(parsed, options: options, completion: completion, lease: lease)
         let total = ranked.count
