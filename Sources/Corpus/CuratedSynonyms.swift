@@ -15,21 +15,36 @@ public enum CuratedSynonyms {
         ("eeveelution", "pokemon", "vaporeon"), ("eeveelution", "pokemon", "jolteon"), ("eeveelution", "pokemon", "flareon"),
         ("eeveelution", "pokemon", "espeon"), ("eeveelution", "pokemon", "umbreon"), ("eeveelution", "pokemon", "leafeon"),
         ("eeveelution", "pokemon", "glaceon"), ("eeveelution", "pokemon", "sylveon"),
-    ] + ultraBeasts.flatMap { slug in ["ultra beast", "ultra beasts"].map { ($0, "pokemon", slug) } }
-      + starters.flatMap { slug in ["starter", "starters"].map { ($0, "pokemon", slug) } }
+    ] + pokemonGroups.flatMap { group in group.names.flatMap { name in group.members.map { (name, "pokemon", $0) } } }
 
-    /// The Ultra Beasts, as the games name them: PokeAPI marks none ("ultra beast" gave the
-    /// Beast Ball first).
-    static let ultraBeasts = ["nihilego", "buzzwole", "pheromosa", "xurkitree", "celesteela", "kartana", "guzzlord", "poipole",
-                              "naganadel", "stakataka", "blacephalon"]
-
-    /// The starter Pokémon a player chooses from at the start of each generation's games, as
-    /// fans name them ("fire starter": Charmander, Cyndaquil ... Fuecoco); PokeAPI marks none.
-    /// (Let's Go's partner Pikachu and Eevee have "starter" in their slugs.)
-    static let starters = ["bulbasaur", "charmander", "squirtle", "chikorita", "cyndaquil", "totodile", "treecko", "torchic",
-                           "mudkip", "turtwig", "chimchar", "piplup", "snivy", "tepig", "oshawott", "chespin", "fennekin",
-                           "froakie", "rowlet", "litten", "popplio", "grookey", "scorbunny", "sobble", "sprigatito", "fuecoco",
-                           "quaxly"]
+    /// The groups of Pokémon fans name together (as the games, Bulbapedia and players do),
+    /// which PokeAPI marks not: each name stands for every member (default forms' slugs).
+    static let pokemonGroups: [(names: [String], members: [String])] = [
+        // "ultra beast" gave the Beast Ball first.
+        (["ultra beast", "ultra beasts"], ["nihilego", "buzzwole", "pheromosa", "xurkitree", "celesteela", "kartana", "guzzlord",
+                                           "poipole", "naganadel", "stakataka", "blacephalon"]),
+        // The Pokémon a player chooses from at the start of each generation's games ("fire
+        // starter": Charmander, Cyndaquil ... Fuecoco). (Let's Go's partner Pikachu and Eevee
+        // have "starter" in their slugs.)
+        (["starter", "starters"], ["bulbasaur", "charmander", "squirtle", "chikorita", "cyndaquil", "totodile", "treecko", "torchic",
+                                   "mudkip", "turtwig", "chimchar", "piplup", "snivy", "tepig", "oshawott", "chespin", "fennekin",
+                                   "froakie", "rowlet", "litten", "popplio", "grookey", "scorbunny", "sobble", "sprigatito",
+                                   "fuecoco", "quaxly"]),
+        // The final forms of the three-stage dragons of 600 base stats.
+        (["pseudo legendary", "pseudo legendaries"], ["dragonite", "tyranitar", "salamence", "metagross", "garchomp", "hydreigon",
+                                                      "goodra", "kommo-o", "dragapult", "baxcalibur"]),
+        // Legendaries named by their trio or quartet.
+        (["legendary birds", "legendary bird"], ["articuno", "zapdos", "moltres", "articuno-galar", "zapdos-galar", "moltres-galar"]),
+        (["legendary beasts", "legendary beast"], ["raikou", "entei", "suicune"]),
+        (["weather trio"], ["groudon", "kyogre", "rayquaza"]),
+        (["lake trio"], ["uxie", "mesprit", "azelf"]),
+        (["creation trio"], ["dialga", "palkia", "giratina-altered"]),
+        (["swords of justice"], ["cobalion", "terrakion", "virizion", "keldeo-ordinary"]),
+        (["tao trio"], ["reshiram", "zekrom", "kyurem"]),
+        (["forces of nature"], ["tornadus-incarnate", "thundurus-incarnate", "landorus-incarnate", "enamorus-incarnate"]),
+        (["treasures of ruin"], ["wo-chien", "chien-pao", "ting-lu", "chi-yu"]),
+        (["loyal three"], ["okidogi", "munkidori", "fezandipiti"]),
+    ]
 
     /// The synonyms for a corpus (its `types`, `pokemon`, `species` and `moves` tables): the entries
     /// above, and the groups fans name by a word of the games, read off the tables so that

@@ -1,4 +1,4 @@
-import Corpus
+@testable import Corpus
 import Foundation
 import Testing
 
@@ -90,6 +90,11 @@ struct NamesPeopleTypeCorpusTests {
         let starters = members("starter")
         #expect(starters.count == 27 && starters.contains("pokemon:quaxly") && !starters.contains("pokemon:charizard")
                 && !starters.contains("pokemon:pikachu-starter"))
+        // Groups fans name, each member a Pokémon of the corpus.
+        #expect(members("pseudo legendary").count == 10 && members("legendary birds").count == 6
+                && members("swords of justice").contains("pokemon:keldeo-ordinary"))
+        let slugs = Set(corpus.pokemon.map { "pokemon:\($0.slug)" })
+        #expect(CuratedSynonyms.pokemonGroups.allSatisfy { group in group.names.allSatisfy { members($0).isSubset(of: slugs) && members($0).count == group.members.count } })
         // The plurals name the same.
         #expect(members("z moves") == zMoves && members("max moves") == maxMoves && members("mega evolutions") == megas)
         #expect(members("legendaries") == legendaries && members("mythicals") == mythicals
