@@ -11,15 +11,15 @@ public enum CuratedSynonyms {
         // "Mr." as it is said and often written ("Mister Mime"): a word, so that it stands
         // for "mr" in each name holding it (Mr. Mime, Mr. Rime, Galarian Mr. Mime).
         ("mister", Synonym.wordKind, "mr"),
-        // Fans' name for Eevee's evolutions, each of them (Eevee itself is none).
-        ("eeveelution", "pokemon", "vaporeon"), ("eeveelution", "pokemon", "jolteon"), ("eeveelution", "pokemon", "flareon"),
-        ("eeveelution", "pokemon", "espeon"), ("eeveelution", "pokemon", "umbreon"), ("eeveelution", "pokemon", "leafeon"),
-        ("eeveelution", "pokemon", "glaceon"), ("eeveelution", "pokemon", "sylveon"),
     ] + pokemonGroups.flatMap { group in group.names.flatMap { name in group.members.map { (name, "pokemon", $0) } } }
 
     /// The groups of Pokémon fans name together (as the games, Bulbapedia and players do),
     /// which PokeAPI marks not: each name stands for every member (default forms' slugs).
     static let pokemonGroups: [(names: [String], members: [String])] = [
+        // Eevee's evolutions (Eevee itself is none): fans' word for them, and as they ask for
+        // them ("eevee evolutions" gave Eevee's forms).
+        (["eeveelution", "eeveelutions", "eevee evolution", "eevee evolutions"],
+         ["vaporeon", "jolteon", "flareon", "espeon", "umbreon", "leafeon", "glaceon", "sylveon"]),
         // "ultra beast" gave the Beast Ball first.
         (["ultra beast", "ultra beasts"], ["nihilego", "buzzwole", "pheromosa", "xurkitree", "celesteela", "kartana", "guzzlord",
                                            "poipole", "naganadel", "stakataka", "blacephalon"]),
