@@ -70,19 +70,18 @@ extension SearchEngine {
             throw QueryError("nothing to search for: give a name, a word or a filter", position: 0, part: "")
         }
         if !listsTried, let answer = answerFromTops(parsed, options: options, completion: completion) { return answer }
-        if !completion, let narrowed = kindWordsAsFilters(parsed) {
+        // Ranked on a lease of its own (its maps, its work budget), given back with the window.
+        func ranked(_ query: ParsedQuery, completion: Bool) throws -> RankedWindow {
             let lease = hitMaps.lease()
-            let (ranked, positives) = try rank(narrowed, options: options, completion: false, lease: lease)
-            if !ranked.isEmpty {
-                return RankedWindow(window: window(ranked, options), total: ranked.count, positives: positives, lease: lease,
-                                    route: listsTried ? .oneWordRanked : .parsedRanked)
-            }
-            lease.release()
+            let (ranked, positives) = try rank(query, options: options, completion: completion, lease: lease)
+            return RankedWindow(window: window(ranked, options), total: ranked.count, positives: positives, lease: lease,
+                                route: listsTried ? .oneWordRanked : .parsedRanked)
         }
-        let lease = hitMaps.lease()
-        let (ranked, positives) = try rank(parsed, options: options, completion: completion, lease: lease)
-        let total = ranked.count
-        return RankedWindow(window: window(ranked, options), total: total, positives: positives, lease: lease,
-                            route: listsTried ? .oneWordRanked : .parsedRanked)
+        if !completion, let narrowed = kindWordsAsFilters(parsed) {
+            let answer = try ranked(narrowed, completion: false)
+            if answer.total > 0 { return answer }
+            answer.lease?.release()
+        }
+        return try ranked(parsed, completion: completion)
     }
 }
