@@ -52,3 +52,33 @@ extension SearchEngine {
         return narrowed
     }
 }
+
+extension SearchEngine {
+    /// For a query read with the ability kind (`kindWordsAsFilters`) that finds no ability,
+    /// whose other words are a Pokémon's whole name ("garchomp ability", "pikachu
+    /// abilities"): that Pokémon's abilities, as a Pokédex page lists them. Nil otherwise.
+    func abilitiesOfAPokemon(_ narrowed: ParsedQuery, options: SearchOptions) throws -> RankedWindow? {
+        guard let kindClause = narrowed.clauses.firstIndex(where: {
+            if case .filter(.kind(.ability), _, _) = $0.clause { return !$0.negated } else { return false }
+        }) else { return nil }
+        var named = narrowed
+        named.clauses[kindClause].clause = .filter(.kind(.pokemon), position: 0, part: "")
+        let lease = hitMaps.lease()
+        defer { lease.release() }
+        var firstOnly = options
+        firstOnly.sort = .relevance
+        let (ranked, _) = try rank(named, options: firstOnly, completion: false, lease: lease)
+        // The best Pokémon, named whole, with no typo and in no other language.
+        guard let best = ranked.min(by: { $0.key < $1.key }) else { return nil }
+        let key = RankingKey(raw: best.key)
+        guard key.value(.words) == 0, key.value(.typo) == 0, key.value(.language) == 0,
+              key.value(.position) >> 1 <= UInt64(Position.nameStart.rawValue) else { return nil }
+        let rank = HitRank.of(miss: 0, whole: true, position: Position.field.rawValue)
+        let abilities = index.abilityRefs[Int(index.abilityStart[best.doc])..<Int(index.abilityStart[best.doc + 1])].compactMap { ref in
+            index.abilitySlugByID[Int32(ref & 0x7FFF)].flatMap { index.doc(kind: .ability, slug: $0) }
+        }
+        guard !abilities.isEmpty else { return nil }
+        let keyed = Set(abilities).map { (key: RankingKey.single(rank, doc: $0).raw, doc: $0) }
+        return RankedWindow(window: window(keyed, options), total: keyed.count, route: .parsedRanked)
+    }
+}

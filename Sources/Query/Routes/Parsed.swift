@@ -81,6 +81,7 @@ extension SearchEngine {
             let answer = try ranked(narrowed, completion: false)
             if answer.total > 0 { return answer }
             answer.lease?.release()
+            if let abilities = try abilitiesOfAPokemon(narrowed, options: options) { return abilities }
         }
         return try ranked(parsed, completion: completion)
     }

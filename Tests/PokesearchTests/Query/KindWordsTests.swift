@@ -4,7 +4,8 @@ import Testing
 
 /// A word naming a kind, added to a name as people do ("levitate ability", "dragon moves"),
 /// is that kind's filter (`SearchEngine.kindWordsAsFilters`); where the words together are a
-/// name's start, or the filter finds nothing, the words are matched as typed.
+/// name's start, or the filter finds nothing, the words are matched as typed, but for a
+/// Pokémon's name before "ability": its abilities (`abilitiesOfAPokemon`).
 @Suite("Kind words")
 struct KindWordsTests {
     typealias Case = RelevanceTests.Case
@@ -26,6 +27,14 @@ struct KindWordsTests {
         RelevanceTests.c("z move", .first(["move:breakneck-blitz--physical"])),
         // The filter finds nothing: the words as typed.
         RelevanceTests.c("capsule ability", .first(["item:ability-capsule"])),
+        // No ability is so named, and the words are a Pokémon's name: its abilities, hidden one
+        // included (they found nothing).
+        RelevanceTests.c("garchomp ability", .first(["ability:sand-veil", "ability:rough-skin"])),
+        RelevanceTests.c("pikachu abilities", .first(["ability:static", "ability:lightning-rod"])),
+        RelevanceTests.c("galarian slowbro ability", .first(["ability:own-tempo", "ability:regenerator", "ability:quick-draw"])),
+        // Only a whole name, typed as it is, names the Pokémon.
+        RelevanceTests.c("garchmp ability", .nothing),
+        RelevanceTests.c("xyzzy ability", .nothing),
     ]
 
     @Test(arguments: cases)
