@@ -38,23 +38,24 @@ public enum QueryParser {
     static let numberSignsAsTyped: Set<String> = ["N°", "n°"]
 
     /// A number sign run together with the number, as one word ("No.25", "Nr.150", "N°133",
-    /// "Nº25"): the number, where its digits start (in scalars) and as written. Nil for
-    /// anything else, as soon as its first byte is no "n" (the word-at-a-time paths ask for
-    /// each word with punctuation).
-    static func numberAfterSign(_ text: String) -> (number: Int, digitsAt: Int, written: String)? {
-        guard let first = text.utf8.first, lowercasedASCII(first) == UInt8(ascii: "n") else { return nil }
-        let bytes = Array(text.utf8.prefix(24))
-        guard bytes.count > 3, bytes.count < 24 else { return nil }
-        let digitsAt: (bytes: Int, scalars: Int)
-        switch (lowercasedASCII(bytes[1]), bytes[2]) {
-        case (UInt8(ascii: "o"), UInt8(ascii: ".")), (UInt8(ascii: "r"), UInt8(ascii: ".")): digitsAt = (3, 3)
-        case (0xC2, 0xB0), (0xC2, 0xBA): digitsAt = (3, 2) // "°", "º"
+    /// "Nº25"), read from its UTF-8: the number, where its digits start (in scalars) and as
+    /// written. Nil for anything else, as soon as its first byte is no "n" (the word-at-a-time
+    /// paths ask for each word with punctuation, in place: no string or array is made).
+    static func numberAfterSign(_ bytes: some Collection<UInt8>) -> (number: Int, digitsAt: Int, written: String)? {
+        guard let first = bytes.first, lowercasedASCII(first) == UInt8(ascii: "n") else { return nil }
+        let count = bytes.count
+        guard count > 3, count < 24 else { return nil }
+        let second = bytes.index(after: bytes.startIndex), third = bytes.index(after: second)
+        let digitsAt: Int
+        switch (lowercasedASCII(bytes[second]), bytes[third]) {
+        case (UInt8(ascii: "o"), UInt8(ascii: ".")), (UInt8(ascii: "r"), UInt8(ascii: ".")): digitsAt = 3
+        case (0xC2, 0xB0), (0xC2, 0xBA): digitsAt = 2 // "°", "º": two bytes, one scalar
         default: return nil
         }
-        let digits = bytes[digitsAt.bytes...]
+        let digits = bytes[bytes.index(after: third)...]
         guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         let written = String(decoding: digits, as: UTF8.self)
-        return Int(written).map { ($0, digitsAt.scalars, Self.written(written, $0)) }
+        return Int(written).map { ($0, digitsAt, Self.written(written, $0)) }
     }
 
     /// Drops each number sign (`numberSigns`, `numberSignsAsTyped`) right before a number.
@@ -133,7 +134,7 @@ public enum QueryParser {
                         return end - start
                     }
                     result.clauses.append(QueryClause(.term(Term(text: folded, raw: raw, shape: .word, language: nil, position: startScalar))))
-                } else if let id = numberAfterSign(raw) {
+                } else if let id = numberAfterSign(UnsafeBufferPointer(rebasing: bytes[start..<end])) {
                     result.clauses.append(QueryClause(.id(id.number, position: startScalar + id.digitsAt, written: id.written)))
                 } else if let term = wordTerm(raw, raw: raw, position: startScalar) { // (no `*` or `?` here)
                     result.clauses.append(QueryClause(.term(term)))
@@ -295,7 +296,7 @@ public enum QueryParser {
     static func idNumber(_ text: String) -> (number: Int, digitsAt: Int, written: String)? {
         let bytes = text.utf8
         if let number = Int(text), bytes.allSatisfy({ $0 < 0x80 }) { return (number, 0, written(text, number)) }
-        if let signed = numberAfterSign(text) { return signed }
+        if let signed = numberAfterSign(bytes) { return signed }
         guard bytes.count > 1, bytes.first == UInt8(ascii: "#"),
               bytes.dropFirst().allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         let digits = String(text.dropFirst())

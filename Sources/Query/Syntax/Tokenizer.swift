@@ -91,9 +91,7 @@ extension QueryParser {
             return (bytes.count, 1)
         }
         // (A number sign run together with a number, "No.25", is a number: the parser's.)
-        guard lowercasedASCII(bytes[0]) != UInt8(ascii: "n") || QueryParser.numberAfterSign(String(decoding: bytes, as: UTF8.self)) == nil else {
-            return nil
-        }
+        guard numberAfterSign(bytes) == nil else { return nil }
         guard let count = Folding.foldByScalar(utf8: bytes, into: output), count > 0 else { return nil }
         return (count, 1 + UnsafeBufferPointer(rebasing: output[..<count]).reduce(0) { $0 + ($1 == 0x20 ? 1 : 0) })
     }
