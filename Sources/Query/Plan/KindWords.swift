@@ -65,9 +65,7 @@ extension SearchEngine {
         named.clauses[kindClause].clause = .filter(.kind(.pokemon), position: 0, part: "")
         let lease = hitMaps.lease()
         defer { lease.release() }
-        var firstOnly = options
-        firstOnly.sort = .relevance
-        let (ranked, _) = try rank(named, options: firstOnly, completion: false, lease: lease)
+        let (ranked, _) = try rank(named, options: options, completion: false, lease: lease)
         // The best Pokémon, named whole, with no typo and in no other language.
         guard let best = ranked.min(by: { $0.key < $1.key }) else { return nil }
         let key = RankingKey(raw: best.key)
