@@ -11,7 +11,7 @@ public enum CuratedSynonyms {
         // "Mr." as it is said and often written ("Mister Mime"): a word, so that it stands
         // for "mr" in each name holding it (Mr. Mime, Mr. Rime, Galarian Mr. Mime).
         ("mister", Synonym.wordKind, "mr"),
-    ] + pokemonGroups.flatMap { group in group.names.flatMap { name in group.members.map { (name, "pokemon", $0) } } }
+    ]
 
     /// The groups of Pokémon fans name together (as the games, Bulbapedia and players do),
     /// which PokeAPI marks not: each name stands for every member (default forms' slugs).
@@ -47,7 +47,7 @@ public enum CuratedSynonyms {
     ]
 
     /// The synonyms for a corpus (its `types`, `pokemon`, `species` and `moves` tables): the entries
-    /// above, and the groups fans name by a word of the games, read off the tables so that
+    /// and the Pokémon groups above, and the groups fans name by a word of the games, read off the tables so that
     /// a new member needs no edit:
     /// - each type as people name it, "Fire type" or "Fire-type" as the games write it, so
     ///   that the type comes before the forms and items of that type;
@@ -76,7 +76,8 @@ public enum CuratedSynonyms {
             return defaults.filter { chosen.contains($0[1]) }.map { $0[0] }
         }
         var groups = entries + types.map { ("\($0) type", "type", $0) }
-        for (words, kind, members) in [(["mega evolution", "mega evolutions"], "pokemon", megas),
+        for (words, kind, members) in pokemonGroups.map({ ($0.names, "pokemon", $0.members) }) + [
+                                       (["mega evolution", "mega evolutions"], "pokemon", megas),
                                        (["z move", "z moves"], "move", zMoves), (["max move", "max moves"], "move", maxMoves),
                                        (["legendary", "legendaries"], "pokemon", defaultPokemon(ofSpeciesWhere: 1)),
                                        (["mythical", "mythicals"], "pokemon", defaultPokemon(ofSpeciesWhere: 2))] {
