@@ -185,11 +185,14 @@ extension MatchContext {
     /// every term), nearest first: those of more edits only where those of fewer record
     /// nothing, as they would rank below them. On a share of the budget's typo steps, like a
     /// term that has hits. Only documents in `scope` are recorded (nil: any); `editsWithin`:
-    /// the scalars edits may be made at (nil: any).
-    func addRunTypos(_ scalars: [UInt32], editsWithin: Range<Int>?, within scope: HitMap?, into maps: [HitMap]) {
+    /// the scalars edits may be made at (nil: any). Returns whether it recorded nothing after
+    /// searching every key within the budget (its steps not running out): then no key
+    /// starting with a path that near holds a whole name the scope allows.
+    @discardableResult
+    func addRunTypos(_ scalars: [UInt32], editsWithin: Range<Int>?, within scope: HitMap?, into maps: [HitMap]) -> Bool {
         let edits = Self.editBudget(scalars.count)
         let steps = budget.typoSteps, share = min(steps - 1, Self.typoStepsBesideSubstrings)
-        guard edits > 0, share > 0 else { return }
+        guard edits > 0, share > 0 else { return false }
         budget.typoSteps = share
         defer { budget.typoSteps = steps - (share - max(0, budget.typoSteps)) }
         let display = UInt32(displayLanguage)
@@ -198,6 +201,7 @@ extension MatchContext {
         // (a type word beside a name's start, "ghost roamin"), and a search of one edit before
         // one of two read much of the trie twice.
         let matches = index.typoMatches(scalars, maxEdits: edits, editsWithin: editsWithin, steps: &budget.typoSteps)
+        let searchedAll = budget.typoSteps > 0
         // (A pass reads only the matches it adds: those of fewer edits recorded nothing. The
         // first takes the run as typed too, a key's start: "perishsong".)
         for allowed in 1...edits {
@@ -217,7 +221,8 @@ extension MatchContext {
                     }
                 }
             }
-            if found { return }
+            if found { return false }
         }
+        return searchedAll
     }
 }

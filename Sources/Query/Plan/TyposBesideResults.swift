@@ -57,11 +57,21 @@ extension SearchEngine {
         let runScope = runs.isEmpty ? nil
             : self.scope(slots.indices.filter { slot in settled(slot) && !runs.contains { $0.slots.contains(slot) } },
                          of: slots, context: context)
+        // A run that found nothing near it leaves nothing for a longer run from the same term
+        // with the same budget and edits in the same words: each key near the longer one
+        // starts with a path as near the shorter (`runs` lists a run before those extending it).
+        var foundNothing: [(slots: Range<Int>, edits: Int, editsWithin: Range<Int>?)] = []
         for run in runs {
-            context.addRunTypos(run.scalars, editsWithin: run.editsWithin, within: runScope, into: run.slots.map { slots[$0].hits! })
+            let edits = MatchContext.editBudget(run.scalars.count)
+            if foundNothing.contains(where: { $0.slots.lowerBound == run.slots.lowerBound && $0.edits == edits
+                                              && $0.editsWithin == run.editsWithin }) { continue }
+            if context.addRunTypos(run.scalars, editsWithin: run.editsWithin, within: runScope,
+                                   into: run.slots.map { slots[$0].hits! }) {
+                foundNothing.append((run.slots, edits, run.editsWithin))
+            }
             if context.budget.isSpent { throw Self.tooBroad(terms[run.slots.lowerBound]) }
         }
-        for slot in misspelt {
+        for slot in misspelt where MatchContext.editBudget(terms[slot].text.unicodeScalars.count) > 0 {
             let term = terms[slot]
             let scope = self.scope(slots.indices.filter { $0 != slot && settled($0) }, of: slots, context: context)
             context.addTypos(term, asShare: !nothingTogether, within: scope, into: slots[slot].hits!)
