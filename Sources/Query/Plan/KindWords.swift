@@ -72,11 +72,28 @@ extension SearchEngine {
         guard key.value(.words) == 0, key.value(.typo) == 0, key.value(.language) == 0,
               key.value(.position) >> 1 <= UInt64(Position.nameStart.rawValue) else { return nil }
         let rank = HitRank.of(miss: 0, whole: true, position: Position.field.rawValue)
-        let abilities = index.abilityRefs[Int(index.abilityStart[best.doc])..<Int(index.abilityStart[best.doc + 1])].compactMap { ref in
-            index.abilitySlugByID[Int32(ref & 0x7FFF)].flatMap { index.doc(kind: .ability, slug: $0) }
+        // Each ability, hidden where it is only that (an ability may be both, in two slots).
+        var hidden: [Int: Bool] = [:]
+        for ref in index.abilityRefs[Int(index.abilityStart[best.doc])..<Int(index.abilityStart[best.doc + 1])] {
+            guard let doc = index.abilitySlugByID[Int32(ref & 0x7FFF)].flatMap({ index.doc(kind: .ability, slug: $0) }) else { continue }
+            hidden[doc] = (hidden[doc] ?? true) && ref & 0x8000 != 0
         }
-        guard !abilities.isEmpty else { return nil }
-        let keyed = Set(abilities).map { (key: RankingKey.single(rank, doc: $0).raw, doc: $0) }
-        return RankedWindow(window: window(keyed, options), total: keyed.count, route: .parsedRanked)
+        guard !hidden.isEmpty else { return nil }
+        let keyed = hidden.keys.map { (key: RankingKey.single(rank, doc: $0).raw, doc: $0) }
+        var related: [Int: TermExplanation] = [:]
+        if options.explain {
+            // (The words that named the Pokémon, as typed.)
+            let words = named.clauses.compactMap { entry -> String? in
+                guard case .term(let term) = entry.clause, !entry.negated else { return nil }
+                return term.raw
+            }.joined(separator: " ")
+            let pokemon = index.displayName(best.doc, language: options.language)
+            for (doc, isHidden) in hidden {
+                related[doc] = TermExplanation(term: words, matchClass: .field, position: .field, wholeWord: true, typos: 0,
+                                               language: nil, role: "\(pokemon)'s \(isHidden ? "hidden ability" : "ability")",
+                                               transliterated: false, related: true)
+            }
+        }
+        return RankedWindow(window: window(keyed, options), total: keyed.count, related: related, route: .parsedRanked)
     }
 }

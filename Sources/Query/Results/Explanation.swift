@@ -21,10 +21,15 @@ public struct TermExplanation: Sendable, Equatable {
     /// The name a synonym the term matched stands for (a shipped nickname, a form word, a
     /// user's own), nil when the term matched no synonym.
     public var synonymOf: String? = nil
+    /// Where the term matched no name or field of the result but named an entity it belongs
+    /// to (`role` then says how: "Garchomp's hidden ability").
+    public var related: Bool = false
 
     /// One line: where the term matched (a name's whole, its first word, a later whole word,
-    /// a prefix ...; or the field, whole word or prefix), the name's language, and the rest.
+    /// a prefix ...; or the field, whole word or prefix), the name's language, and the rest;
+    /// or what the entity the term named has to do with the result.
     public var summary: String {
+        if related { return "\(term): \(role)" }
         let isName = role == "name" || role == "compact name"
         var parts = [isName ? "\(term): \(position.label)" : "\(term): \(role) \(wholeWord ? "whole word" : "prefix")"]
         if role == "compact name" { parts.append("(compact)") }

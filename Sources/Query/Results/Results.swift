@@ -140,10 +140,11 @@ extension IndexSnapshot {
 }
 
 extension SearchEngine {
-    func results(_ window: ArraySlice<(key: UInt64, doc: Int)>, positives: [TermHits],
+    func results(_ window: ArraySlice<(key: UInt64, doc: Int)>, positives: [TermHits], related: [Int: TermExplanation] = [:],
                  options: SearchOptions) -> SearchResults {
         let explanations = !options.explain ? [] : window.map { entry in
-            positives.compactMap { positive in positive.hits.hit(entry.doc).map { explanation(positive.term, $0, doc: entry.doc) } }
+            related[entry.doc].map { [$0] }
+                ?? positives.compactMap { positive in positive.hits.hit(entry.doc).map { explanation(positive.term, $0, doc: entry.doc) } }
         }
         return SearchResults(index: index, language: options.language, window: window, explanations: explanations,
                              decidingRules: options.explain ? decidingRules(window) : [])

@@ -51,6 +51,8 @@ extension SearchEngine {
         var window: ArraySlice<(key: UInt64, doc: Int)>
         var total: Int
         var positives: [TermHits] = []
+        /// Per document no term matched, why it is listed (`abilitiesOfAPokemon`), for explanations.
+        var related: [Int: TermExplanation] = [:]
         /// What the query leased (its hit maps, the positives' among them), given back once
         /// the window is read.
         var lease: QueryLease?
@@ -61,7 +63,8 @@ extension SearchEngine {
     func search(_ parsed: ParsedQuery, options: SearchOptions, completion: Bool, listsTried: Bool = false) throws -> SearchResponse {
         let ranked = try evaluate(parsed, options: options, completion: completion, listsTried: listsTried)
         defer { ranked.lease?.release() }
-        return SearchResponse(results: results(ranked.window, positives: ranked.positives, options: options), total: ranked.total,
+        return SearchResponse(results: results(ranked.window, positives: ranked.positives, related: ranked.related, options: options),
+                              total: ranked.total,
                               route: ranked.route)
     }
 

@@ -57,6 +57,19 @@ struct KindWordsTests {
         if case .filter(.kind(.pokemon), _, _) = typed[1] {} else { Issue.record("\(typed)") }
     }
 
+    /// The abilities of a Pokémon named before "ability" say whose they are, the hidden one
+    /// so called (no term matched them: the explanation had only the rule that decided).
+    @Test func aPokemonsAbilitiesAreExplainedAsItsOwn() throws {
+        var options = SearchOptions()
+        options.explain = true
+        let found = try Fixture.engine.search("Garchomp ability", options: options).results
+        #expect(found.map(\.slug) == ["sand-veil", "rough-skin"])
+        #expect(found.map { $0.explanationLines.first } == ["Garchomp: Garchomp's ability", "Garchomp: Garchomp's hidden ability"])
+        #expect(found.map { $0.explanationLines.last } == ["above the next by id", "Garchomp: Garchomp's hidden ability"])
+        // Unasked, nothing is explained.
+        #expect(try Fixture.engine.search("garchomp ability").results.allSatisfy { $0.explanation.isEmpty })
+    }
+
     @Test func aKindWordAloneOrInsideANameOrNegatedIsAWord() throws {
         for query in ["ability", "moves", "ability capsule", "pokemon box", "type null", "z move", "dragon -moves", "fire dragon",
                       "@fr:moves dragon"] {
