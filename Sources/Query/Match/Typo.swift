@@ -189,7 +189,7 @@ extension MatchContext {
     /// searching every key within the budget (its steps not running out): then no key
     /// starting with a path that near holds a whole name the scope allows.
     @discardableResult
-    func addRunTypos(_ scalars: [UInt32], editsWithin: Range<Int>?, within scope: HitMap?, into maps: [HitMap]) -> Bool {
+    func addRunTypos(_ scalars: [UInt32], editsWithin: Range<Int>?, within scope: HitMap?, into maps: ArraySlice<HitMap>) -> Bool {
         let edits = Self.editBudget(scalars.count)
         let steps = budget.typoSteps, share = min(steps - 1, Self.typoStepsBesideSubstrings)
         guard edits > 0, share > 0 else { return false }

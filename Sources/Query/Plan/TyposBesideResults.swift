@@ -52,6 +52,8 @@ extension SearchEngine {
         func settled(_ slot: Int) -> Bool { !slots[slot].readOnCandidates && !misspelt.contains(slot) }
         // (Each map's documents before the typos: those after them in it the typos brought.)
         let countsBefore = slots.map { $0.hits!.count }
+        // The slots' maps, which each run's typo hits join (a run's: a slice of them).
+        let maps = slots.map { $0.hits! }
         // Beside results, a run's words typed as meant are taken as typed there too: its
         // edits fall in its other words (`runs`). (The terms of no run are the same for each.)
         let runScope = runs.isEmpty ? nil
@@ -65,8 +67,7 @@ extension SearchEngine {
             let edits = MatchContext.editBudget(run.scalars.count)
             if foundNothing.contains(where: { $0.slots.lowerBound == run.slots.lowerBound && $0.edits == edits
                                               && $0.editsWithin == run.editsWithin }) { continue }
-            if context.addRunTypos(run.scalars, editsWithin: run.editsWithin, within: runScope,
-                                   into: run.slots.map { slots[$0].hits! }) {
+            if context.addRunTypos(run.scalars, editsWithin: run.editsWithin, within: runScope, into: maps[run.slots]) {
                 foundNothing.append((run.slots, edits, run.editsWithin))
             }
             if context.budget.isSpent { throw Self.tooBroad(terms[run.slots.lowerBound]) }

@@ -108,7 +108,7 @@ struct TypoRecordingTests {
                                   ("perishsong", 6..<10)] as [(String, Range<Int>)] {
                 let hits = context.lease.newMap()
                 let scalars = run.unicodeScalars.map(\.value)
-                context.addRunTypos(scalars, editsWithin: window, within: nil, into: [hits])
+                context.addRunTypos(scalars, editsWithin: window, within: nil, into: [hits][...])
                 let expected = context.lease.newMap()
                 for edits in 1...MatchContext.editBudget(scalars.count) {
                     var steps = 100_000
