@@ -1,3 +1,4 @@
+import Folding
 @testable import Index
 @testable import Query
 import Testing
@@ -130,6 +131,41 @@ struct TypoRecordingTests {
                 if expected.count > 0 { recorded += 1 }
             }
             #expect(recorded >= 4, "\(recorded) runs recorded hits")
+        }
+    }
+
+    /// A run that records nothing after searching every key within its budget says so, and
+    /// then a longer run from the same term, with the same budget and edits in the same words,
+    /// records nothing either (`addTyposBesideResults` skips it): every key near the longer
+    /// starts with a path as near the shorter. Checked on the English names of three words or
+    /// more, their second word mistyped (its last letter dropped, or its letters replaced), the
+    /// third word added to make the longer run.
+    @Test func aRunThatRecordsNothingRulesOutTheLongerRunsFromIt() {
+        Self.withContext { context, index in
+            var ruledOut = 0, longerFound = 0, checked = 0
+            for doc in 0..<index.docCount where checked < 400 {
+                let words = Folding.fold(index.displayName(doc, language: 0)).split(separator: " ").map(String.init)
+                guard words.count >= 3, words[1].count >= 3, words.allSatisfy({ $0.unicodeScalars.allSatisfy { $0.isASCII } }) else { continue }
+                for second in [String(words[1].dropLast()), String(repeating: "q", count: words[1].count)] {
+                    let shorter = (words[0] + second).unicodeScalars.map(\.value)
+                    let longer = shorter + words[2].unicodeScalars.map(\.value)
+                    let window = words[0].count..<shorter.count
+                    guard MatchContext.editBudget(shorter.count) == MatchContext.editBudget(longer.count) else { continue }
+                    checked += 1
+                    context.budget = WorkBudget()
+                    let nothing = context.addRunTypos(shorter, editsWithin: window, within: nil, into: [context.lease.newMap()][...])
+                    context.budget = WorkBudget()
+                    let found = context.lease.newMap()
+                    _ = context.addRunTypos(longer, editsWithin: window, within: nil, into: [found][...])
+                    if nothing {
+                        ruledOut += 1
+                        #expect(found.count == 0, "'\(words.joined(separator: " "))': \(second)")
+                    }
+                    if found.count > 0 { longerFound += 1 }
+                }
+            }
+            // Both kinds of case were met: shorter runs that found nothing, longer ones that found.
+            #expect(ruledOut >= 50 && longerFound >= 50, "\(checked) pairs, \(ruledOut) ruled out, \(longerFound) longer runs found")
         }
     }
 }
