@@ -74,9 +74,9 @@ extension SearchEngine {
         let rank = HitRank.of(miss: 0, whole: true, position: Position.field.rawValue)
         // Each ability, hidden where it is only that (an ability may be both, in two slots).
         var hidden: [Int: Bool] = [:]
-        for ref in index.abilityRefs[Int(index.abilityStart[best.doc])..<Int(index.abilityStart[best.doc + 1])] {
-            guard let doc = index.abilitySlugByID[Int32(ref & 0x7FFF)].flatMap({ index.doc(kind: .ability, slug: $0) }) else { continue }
-            hidden[doc] = (hidden[doc] ?? true) && ref & 0x8000 != 0
+        for ability in index.abilities(best.doc) {
+            guard let doc = index.doc(kind: .ability, slug: ability.slug) else { continue }
+            hidden[doc] = (hidden[doc] ?? true) && ability.hidden
         }
         guard !hidden.isEmpty else { return nil }
         let keyed = hidden.keys.map { (key: RankingKey.single(rank, doc: $0).raw, doc: $0) }
